@@ -1,0 +1,86 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Settings shared by every CacheChain target: Swift 6 language mode (strict concurrency) plus the
+/// upcoming features our style guide requires.
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
+let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+
+let package = Package(
+    name: "CacheChain",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "CacheChain", targets: ["CacheChain"]),
+        .library(name: "CacheChainPolicy", targets: ["CacheChainPolicy"]),
+        .library(name: "CacheChainCore", targets: ["CacheChainCore"]),
+        .library(name: "CacheChainStorage", targets: ["CacheChainStorage"]),
+        .library(name: "CacheChainInterceptors", targets: ["CacheChainInterceptors"]),
+        .library(name: "CacheChainTesting", targets: ["CacheChainTesting"]),
+        .library(name: "CacheChainFoundation", targets: ["CacheChainFoundation"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // RFC 9111 as pure functions and values: no I/O, no clock reads.
+        .target(name: "CacheChainPolicy", dependencies: [httpTypes], swiftSettings: strictSettings),
+        // Abstractions: interceptor, pipeline, context, storage and transport protocols, currency types.
+        .target(
+            name: "CacheChainCore",
+            dependencies: ["CacheChainPolicy", httpTypes, logging],
+            swiftSettings: strictSettings
+        ),
+        // Storage backends.
+        .target(name: "CacheChainStorage", dependencies: ["CacheChainCore"], swiftSettings: strictSettings),
+        // The built-in interceptors: cache policy, revalidation, storage decision, userInfo stamping.
+        .target(
+            name: "CacheChainInterceptors",
+            dependencies: ["CacheChainCore", "CacheChainPolicy", logging],
+            swiftSettings: strictSettings
+        ),
+        // Umbrella: the client and the default pipeline.
+        .target(
+            name: "CacheChain",
+            dependencies: ["CacheChainCore", "CacheChainPolicy", "CacheChainStorage", "CacheChainInterceptors", logging],
+            swiftSettings: strictSettings
+        ),
+        // Bridge for URLCache users: URLRequest, CachePolicy, HTTPURLResponse, CachedURLResponse.
+        .target(
+            name: "CacheChainFoundation",
+            dependencies: ["CacheChain", .product(name: "HTTPTypesFoundation", package: "swift-http-types")],
+            swiftSettings: strictSettings
+        ),
+        // Test support for users and for us: storage conformance suite, scripted transport, manual clock.
+        .target(name: "CacheChainTesting", dependencies: ["CacheChainCore"], swiftSettings: strictSettings),
+
+        .testTarget(name: "CacheChainPolicyTests", dependencies: ["CacheChainPolicy"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "CacheChainCoreTests",
+            dependencies: ["CacheChainCore", "CacheChainTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CacheChainStorageTests",
+            dependencies: ["CacheChainStorage", "CacheChainTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CacheChainFoundationTests",
+            dependencies: ["CacheChainFoundation", "CacheChainTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CacheChainTests",
+            dependencies: ["CacheChain", "CacheChainTesting"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

@@ -1,0 +1,82 @@
+public import HTTPTypes
+
+/// The error every CacheChain module throws.
+///
+/// A struct over an extensible code, so new codes never break a `switch` in user code. It names what
+/// failed (``code`` and ``message``) and what the request was, and wraps the underlying error once, at the
+/// module boundary. Its ``shortDescription`` is safe for metrics labels.
+public struct CacheChainError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        /// The stable token, e.g. `transport-failed`.
+        public var rawValue: String
+
+        /// Creates a code from its token.
+        /// - Parameter rawValue: The token.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The token.
+        public var description: String { rawValue }
+
+        /// The transport could not obtain a response (connection refused, reset, TLS, timeout…).
+        public static let transportFailed = Code(rawValue: "transport-failed")
+        /// The request timed out.
+        public static let timedOut = Code(rawValue: "timed-out")
+        /// The request was cancelled.
+        public static let cancelled = Code(rawValue: "cancelled")
+        /// `returnCacheDataDontLoad` found no usable stored response; the network was not used.
+        public static let notInCache = Code(rawValue: "not-in-cache")
+        /// A storage backend failed.
+        public static let storageFailed = Code(rawValue: "storage-failed")
+        /// A stored entry failed its integrity check (it is removed).
+        public static let integrityCheckFailed = Code(rawValue: "integrity-check-failed")
+        /// An interceptor broke the chain's contract (for example called `next` twice).
+        public static let interceptorContractViolation = Code(rawValue: "interceptor-contract-violation")
+        /// The request is malformed (no scheme, no authority, unsupported URL).
+        public static let invalidRequest = Code(rawValue: "invalid-request")
+        /// The configuration is unusable (bad key file, missing directory…).
+        public static let invalidConfiguration = Code(rawValue: "invalid-configuration")
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// What failed and what to do, in plain words.
+    public var message: String
+    /// The request concerned, when there is one.
+    public var request: HTTPRequest?
+    /// The cache key concerned, when there is one.
+    public var cacheKey: CacheKey?
+    /// The error this one wraps (a libcurl, OpenSSL or file-system error).
+    public var underlying: (any Error)?
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - code: The kind of failure.
+    ///   - message: What failed and what to do.
+    ///   - request: The request concerned.
+    ///   - cacheKey: The key concerned.
+    ///   - underlying: The wrapped error.
+    public init(
+        _ code: Code,
+        _ message: String,
+        request: HTTPRequest? = nil,
+        cacheKey: CacheKey? = nil,
+        underlying: (any Error)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.request = request
+        self.cacheKey = cacheKey
+        self.underlying = underlying
+    }
+
+    /// The code alone: safe as a metrics label.
+    public var shortDescription: String { code.rawValue }
+
+    /// The code, the message and the underlying error.
+    public var description: String {
+        var text = "\(code.rawValue): \(message)"
+        if let underlying { text += " (\(underlying))" }
+        return text
+    }
+}

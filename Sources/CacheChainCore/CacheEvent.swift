@@ -1,0 +1,80 @@
+/// Something the cache did or noticed, for metrics and logs.
+///
+/// Events never carry bodies, header values or credentials: only the kind, the key and reason codes.
+public struct CacheEvent: Sendable, Hashable {
+    /// What happened.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// A stored response was served without contacting the origin.
+        case hit
+        /// The origin was contacted because no stored response could be used.
+        case miss
+        /// The origin confirmed a stored response with 304.
+        case revalidated
+        /// A stale stored response was served.
+        case staleServed
+        /// A response was written to storage.
+        case stored
+        /// A response was not stored (the trace says why).
+        case notStored
+        /// Entries were removed because an unsafe method changed the resource.
+        case invalidated
+        /// A storage backend failed; the request went on as a miss.
+        case storageError
+        /// A backend evicted an entry to make room.
+        case evicted
+        /// A background revalidation started.
+        case backgroundRevalidation
+    }
+
+    /// What happened.
+    public var kind: Kind
+    /// The key concerned, when there is one.
+    public var key: CacheKey?
+    /// Reason codes explaining the event.
+    public var reasons: [String]
+    /// Bytes involved (stored or evicted), when known.
+    public var bytes: Int?
+
+    /// Creates an event.
+    /// - Parameters:
+    ///   - kind: What happened.
+    ///   - key: The key concerned.
+    ///   - reasons: Reason codes.
+    ///   - bytes: Bytes involved.
+    public init(_ kind: Kind, key: CacheKey? = nil, reasons: [String] = [], bytes: Int? = nil) {
+        self.kind = kind
+        self.key = key
+        self.reasons = reasons
+        self.bytes = bytes
+    }
+}
+
+/// Where a pipeline sends its ``CacheEvent``s: a closure, so metrics and logging plugins can subscribe.
+public struct CacheEventSink: Sendable {
+    private let handler: @Sendable (CacheEvent) -> Void
+
+    /// Creates a sink from a closure; it is called synchronously, so keep it cheap.
+    /// - Parameter handler: Receives every event.
+    public init(_ handler: @escaping @Sendable (CacheEvent) -> Void) {
+        self.handler = handler
+    }
+
+    /// A sink that drops every event.
+    public static var none: CacheEventSink { CacheEventSink { _ in } }
+
+    /// Sends an event to the sink.
+    /// - Parameter event: The event.
+    public func emit(_ event: CacheEvent) {
+        handler(event)
+    }
+
+    /// A sink that forwards each event to this sink and then to `other`.
+    /// - Parameter other: The second sink.
+    /// - Returns: The combined sink.
+    public func combined(with other: CacheEventSink) -> CacheEventSink {
+        CacheEventSink { event in
+            self.emit(event)
+            other.emit(event)
+        }
+    }
+}

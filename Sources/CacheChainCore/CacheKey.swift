@@ -1,0 +1,66 @@
+public import HTTPTypes
+
+/// The primary cache key of RFC 9111 §2: the request method and the normalized target URI.
+///
+/// `HEAD` requests share the key of `GET` (a stored `GET` response can answer a `HEAD`, §4), the scheme and
+/// host are lowercased, default ports are dropped and the query is kept. Vary variants of one key are told
+/// apart by ``CacheEntry/variantKey``.
+public struct CacheKey: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+    /// The method the entry answers (`GET` for `GET` and `HEAD`).
+    public var method: String
+    /// The lowercased scheme, `http` or `https`.
+    public var scheme: String
+    /// The lowercased authority without a default port.
+    public var authority: String
+    /// The path and query, as sent (`/` when empty).
+    public var path: String
+
+    /// Creates a key from its parts, normalizing them.
+    /// - Parameters:
+    ///   - method: The request method; `HEAD` is stored as `GET`.
+    ///   - scheme: The URI scheme.
+    ///   - authority: Host and optional port.
+    ///   - path: Path and query.
+    public init(method: String, scheme: String, authority: String, path: String) {
+        let upper = method.uppercased()
+        self.method = upper == "HEAD" ? "GET" : upper
+        self.scheme = scheme.lowercased()
+        self.authority = Self.normalizeAuthority(authority.lowercased(), scheme: self.scheme)
+        self.path = path.isEmpty ? "/" : Self.stripFragment(path)
+    }
+
+    /// Creates the key for a request.
+    /// - Parameter request: The request; a missing scheme reads as `http` and a missing path as `/`.
+    public init(_ request: HTTPRequest) {
+        self.init(
+            method: request.method.rawValue,
+            scheme: request.scheme ?? "http",
+            authority: request.authority ?? "",
+            path: request.path ?? "/"
+        )
+    }
+
+    /// The absolute URL of the key, e.g. `https://example.com/a?b=1`.
+    public var url: String { "\(scheme)://\(authority)\(path)" }
+
+    /// The key as one stable string, e.g. `GET https://example.com/a?b=1`: the input of file-name hashes.
+    public var stringValue: String { "\(method) \(url)" }
+
+    /// Same as ``stringValue``.
+    public var description: String { stringValue }
+
+    /// Orders keys by ``stringValue``.
+    public static func < (lhs: CacheKey, rhs: CacheKey) -> Bool { lhs.stringValue < rhs.stringValue }
+
+    private static func normalizeAuthority(_ authority: String, scheme: String) -> String {
+        if scheme == "http", authority.hasSuffix(":80") { return String(authority.dropLast(3)) }
+        if scheme == "https", authority.hasSuffix(":443") { return String(authority.dropLast(4)) }
+        return authority
+    }
+
+    private static func stripFragment(_ path: String) -> String {
+        guard let hash = path.firstIndex(of: "#") else { return path }
+        let trimmed = String(path[..<hash])
+        return trimmed.isEmpty ? "/" : trimmed
+    }
+}

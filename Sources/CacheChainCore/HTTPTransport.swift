@@ -1,0 +1,18 @@
+/// The one component of a pipeline that does network I/O.
+///
+/// Interceptors decide; the transport sends. A pipeline has exactly one transport, called as the innermost
+/// `next`. Write a transport to reach a new kind of origin (libcurl, a test double, an in-process server);
+/// write an ``HTTPInterceptor`` to change what is sent or what comes back.
+///
+/// A transport must not follow redirects itself (the cache has to see each hop; redirects are followed
+/// by an interceptor outside the cache), must honour ``InterceptorContext/timeout`` and task cancellation,
+/// and reports failures by throwing (typically a ``CacheChainError`` with ``CacheChainError/Code/transportFailed``).
+public protocol HTTPTransport: Sendable {
+    /// Sends a request and returns the origin's response.
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - context: The request's context (timeout, logger).
+    /// - Returns: The response with `cacheStatus` `.miss`.
+    /// - Throws: When no response could be obtained.
+    func send(_ request: PipelineRequest, context: InterceptorContext) async throws -> PipelineResponse
+}

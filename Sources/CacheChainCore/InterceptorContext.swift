@@ -1,0 +1,79 @@
+public import CacheChainPolicy
+public import Foundation
+public import Logging
+
+/// Everything an interceptor may need besides the request, passed down the chain by value.
+///
+/// Because it is a value, a change made by an interceptor is seen only by the interceptors inside it
+/// (for example the HTTPS-encryption plugin swaps ``storage`` for `https` requests, so lookup and store
+/// below it agree on the encrypted backend). Facts for outer interceptors travel back on the
+/// ``PipelineResponse``.
+public struct InterceptorContext: Sendable {
+    /// The cache policy for this request (`URLRequest.cachePolicy`).
+    public var cachePolicy: RequestCachePolicy
+    /// The RFC 9111 rules: private or shared cache, heuristic settings.
+    public var policyEngine: CachePolicyEngine
+    /// The backend lookups and stores go to.
+    public var storage: any CacheStorage
+    /// How requests map to cache keys.
+    public var cacheKeyStrategy: CacheKeyStrategy
+    /// The wall clock for ages and lifetimes.
+    public var clock: any CacheClock
+    /// Where interceptors log; never bootstrapped by CacheChain.
+    public var logger: Logger
+    /// Where interceptors report events (metrics, logging plugins).
+    public var events: CacheEventSink
+    /// Typed values for inner interceptors.
+    public var values: ContextValues
+    /// Whether responses may be stored (false for Fetch's `no-store` mode: use the network, keep nothing).
+    public var isStoringAllowed: Bool
+    /// Give up on the network after this long (`nil`: the transport's default).
+    public var timeout: Duration?
+    /// Where background revalidations go; `nil` disables `stale-while-revalidate` (stale responses are then validated inline).
+    public var revalidationQueue: RevalidationQueue?
+    /// The pipeline this request is running through, set by ``Pipeline/send(_:context:)``: background work
+    /// (`stale-while-revalidate`) sends its own request through it instead of keeping `next`.
+    public internal(set) var pipeline: Pipeline?
+
+    /// Creates a context.
+    /// - Parameters:
+    ///   - cachePolicy: The request's cache policy.
+    ///   - policyEngine: The RFC 9111 rules.
+    ///   - storage: The backend.
+    ///   - cacheKeyStrategy: How requests map to keys.
+    ///   - clock: The wall clock.
+    ///   - logger: The logger.
+    ///   - events: The event sink.
+    ///   - values: Initial typed values.
+    ///   - isStoringAllowed: Whether responses may be stored.
+    ///   - timeout: The network timeout.
+    ///   - revalidationQueue: The background revalidation queue.
+    public init(
+        cachePolicy: RequestCachePolicy = .useProtocolCachePolicy,
+        policyEngine: CachePolicyEngine = CachePolicyEngine(),
+        storage: any CacheStorage,
+        cacheKeyStrategy: CacheKeyStrategy = .standard,
+        clock: any CacheClock = SystemClock(),
+        logger: Logger = Logger(label: "cachechain"),
+        events: CacheEventSink = .none,
+        values: ContextValues = ContextValues(),
+        isStoringAllowed: Bool = true,
+        timeout: Duration? = nil,
+        revalidationQueue: RevalidationQueue? = nil
+    ) {
+        self.cachePolicy = cachePolicy
+        self.policyEngine = policyEngine
+        self.storage = storage
+        self.cacheKeyStrategy = cacheKeyStrategy
+        self.clock = clock
+        self.logger = logger
+        self.events = events
+        self.values = values
+        self.isStoringAllowed = isStoringAllowed
+        self.timeout = timeout
+        self.revalidationQueue = revalidationQueue
+    }
+
+    /// The current instant from ``clock``.
+    public var now: Date { clock.now() }
+}

@@ -1,0 +1,45 @@
+/// Background revalidations (`stale-while-revalidate`) owned by a client's scope, deduplicated by key.
+///
+/// The queue runs each scheduled operation in a child `Task` it keeps track of (never a detached task);
+/// at most one operation per identifier runs at a time, so a burst of stale hits revalidates once.
+/// ``drain()`` waits for every operation, which a client's scope does before it ends.
+public actor RevalidationQueue {
+    private var running: [String: Task<Void, Never>] = [:]
+    private var completed = 0
+
+    /// Creates an empty queue.
+    public init() {}
+
+    /// Schedules an operation unless one with the same identifier is already running.
+    /// - Parameters:
+    ///   - id: Deduplication identifier (the cache key and variant).
+    ///   - operation: The work; errors are the operation's to handle.
+    /// - Returns: Whether the operation was scheduled (false when a duplicate was running).
+    @discardableResult
+    public func schedule(id: String, operation: @escaping @Sendable () async -> Void) -> Bool {
+        guard running[id] == nil else { return false }
+        running[id] = Task {
+            await operation()
+            self.finish(id)
+        }
+        return true
+    }
+
+    /// The number of operations still running.
+    public var pendingCount: Int { running.count }
+
+    /// The number of operations that have finished since the queue was created.
+    public var completedCount: Int { completed }
+
+    /// Waits until every scheduled operation, including ones scheduled while waiting, has finished.
+    public func drain() async {
+        while let task = running.values.first {
+            await task.value
+        }
+    }
+
+    private func finish(_ id: String) {
+        running[id] = nil
+        completed += 1
+    }
+}

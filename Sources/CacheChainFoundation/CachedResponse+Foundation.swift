@@ -1,0 +1,46 @@
+public import CacheChainCore
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+import HTTPTypes
+import HTTPTypesFoundation
+
+extension CachedResponse {
+    /// A `CachedURLResponse` with the same response, data and storage policy, for code written against URLCache.
+    ///
+    /// `userInfo` becomes `[name: JSON text]`, since Foundation's dictionary is untyped. Repeated response
+    /// fields are joined with `, ` by `HTTPURLResponse` (its `allHeaderFields` cannot hold duplicates).
+    /// - Parameter url: The URL the response answers.
+    /// - Returns: The Foundation value, or `nil` when `url` is not a valid response URL.
+    public func cachedURLResponse(for url: URL) -> CachedURLResponse? {
+        guard let http = HTTPURLResponse(httpResponse: response, url: url) else { return nil }
+        var info: [AnyHashable: Any] = [:]
+        for name in userInfo.names {
+            if let text = userInfo.jsonText(forName: name) { info[name] = text }
+        }
+        return CachedURLResponse(
+            response: http,
+            data: Data(body.bytes),
+            userInfo: info.isEmpty ? nil : info,
+            storagePolicy: storagePolicy.urlCacheStoragePolicy
+        )
+    }
+
+    /// Creates a cached response from a `CachedURLResponse` (its untyped `userInfo` is not carried over).
+    /// - Parameters:
+    ///   - cachedURLResponse: Foundation's value; its response must be an `HTTPURLResponse`.
+    ///   - requestTime: When the request was sent; the response's `Date` header is not trusted for this.
+    /// - Returns: `nil` when the response is not HTTP.
+    public init?(_ cachedURLResponse: CachedURLResponse, requestTime: Date) {
+        guard let http = cachedURLResponse.response as? HTTPURLResponse, let head = http.httpResponse else {
+            return nil
+        }
+        self.init(
+            response: head,
+            body: HTTPBody(cachedURLResponse.data),
+            storagePolicy: StoragePolicy(cachedURLResponse.storagePolicy),
+            requestTime: requestTime
+        )
+    }
+}

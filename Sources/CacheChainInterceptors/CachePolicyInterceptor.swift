@@ -1,0 +1,253 @@
+public import CacheChainCore
+import CacheChainPolicy
+import Foundation
+import HTTPTypes
+import Logging
+
+/// Decides, for each request, whether a stored response answers it: the cache's front door.
+///
+/// It looks the request up in ``InterceptorContext/storage`` under the context's key strategy, asks the
+/// RFC 9111 engine for a ``CacheDecision`` under the request's ``InterceptorContext/cachePolicy`` and then:
+/// - serves a fresh (or policy-allowed) stored response without calling `next` (status `hit`);
+/// - serves a stale response at once and revalidates in the background (`stale-while-revalidate`);
+/// - hands stored variants to the ``RevalidationInterceptor`` (through the context) and calls `next`;
+/// - answers `only-if-cached` with 504 and `returnCacheDataDontLoad` with a `not-in-cache` error, never
+///   touching the network;
+/// - serves a stale response when the origin fails and `stale-if-error` allows it;
+/// - after a successful unsafe request (`POST`, `PUT`, `DELETE`…) invalidates the target URI and its
+///   same-origin `Location`/`Content-Location` (§4.4);
+/// - answers the application's own conditional request (`If-None-Match`, `If-Modified-Since`) with 304
+///   when the response it serves matches.
+///
+/// A storage failure is reported as a ``CacheEvent/Kind/storageError`` event and treated as a miss.
+public struct CachePolicyInterceptor: HTTPInterceptor {
+    /// Creates the interceptor.
+    public init() {}
+
+    /// Handles one request as described in the type's documentation.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: Its context.
+    ///   - next: The rest of the chain.
+    /// - Returns: A stored or fetched response with its cache status and trace.
+    /// - Throws: ``CacheChainError/Code/notInCache`` for `returnCacheDataDontLoad` misses, or the chain's error.
+    public func intercept(
+        _ request: PipelineRequest,
+        context: InterceptorContext,
+        next: Next
+    ) async throws -> PipelineResponse {
+        let method = request.head.method
+        guard method == .get || method == .head else {
+            return try await forwardUnsafe(request, context: context, next: next)
+        }
+        let key = context.cacheKeyStrategy.key(for: request.head)
+        var trace: [CacheReason] = []
+        let entries = await lookUp(key, context: context, trace: &trace)
+        let now = context.now
+        let decision = context.policyEngine.decide(
+            request: request.head,
+            policy: context.cachePolicy,
+            stored: entries.map(\.exchange),
+            now: now
+        )
+        trace += decision.reasons
+        context.logger.debug(
+            "cache decision",
+            metadata: ["key": "\(key)", "reasons": "\(decision.reasons.map(\.code.rawValue))"]
+        )
+
+        switch decision {
+        case .useStored(let index, let report, _):
+            let status: CacheStatus = report.isFresh ? .hit : .stale
+            context.events.emit(CacheEvent(status == .hit ? .hit : .staleServed, key: key, reasons: codes(trace)))
+            return serve(entries[index], status: status, request: request, context: context, trace: trace)
+
+        case .useStoredAndRevalidate(let index, _, _, _):
+            context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
+            await scheduleBackgroundRevalidation(of: entries[index], request: request, context: context)
+            return serve(entries[index], status: .stale, request: request, context: context, trace: trace)
+
+        case .validate(let indices, _, _):
+            var inner = context
+            inner.values[ValidationCandidatesKey.self] = ValidationCandidates(
+                entries: indices.map { entries[$0] },
+                isApplicationConditional: Self.isConditional(request.head)
+            )
+            let fallback = indices.first.map { entries[$0] }
+            return try await fetch(request, context: inner, next: next, fallback: fallback, key: key, trace: trace)
+
+        case .fetch:
+            var outgoing = request
+            if context.cachePolicy == .reloadIgnoringLocalAndRemoteCacheData {
+                outgoing.head.headerFields[.cacheControl] = "no-cache"
+                outgoing.head.headerFields[.pragma] = "no-cache"
+            }
+            let usable = context.policyEngine.selectVariant(for: request.head, among: entries.map(\.exchange))
+            let fallback = usable.map { entries[$0] }
+            return try await fetch(outgoing, context: context, next: next, fallback: fallback, key: key, trace: trace)
+
+        case .unsatisfiable:
+            context.events.emit(CacheEvent(.miss, key: key, reasons: codes(trace)))
+            if context.cachePolicy == .returnCacheDataDontLoad {
+                throw CacheChainError(
+                    .notInCache,
+                    "no stored response for \(key.url) and the cache policy returnCacheDataDontLoad forbids the network",
+                    request: request.head,
+                    cacheKey: key
+                )
+            }
+            var fields = HTTPFields()
+            fields[.cacheControl] = "no-store"
+            fields[.contentLength] = "0"
+            return PipelineResponse(
+                head: HTTPResponse(status: .gatewayTimeout, headerFields: fields),
+                cacheStatus: .unsatisfiable,
+                trace: trace
+            )
+        }
+    }
+
+    // MARK: - Paths
+
+    private func lookUp(_ key: CacheKey, context: InterceptorContext, trace: inout [CacheReason]) async -> [CacheEntry] {
+        do {
+            return try await context.storage.entries(for: key)
+        } catch {
+            trace.append(CacheReason(.storageError, "lookup failed: \(error)"))
+            context.events.emit(CacheEvent(.storageError, key: key, reasons: ["lookup", "\(error)"]))
+            context.logger.warning("cache lookup failed; treating as a miss", metadata: ["key": "\(key)"])
+            return []
+        }
+    }
+
+    private func fetch(
+        _ request: PipelineRequest,
+        context: InterceptorContext,
+        next: Next,
+        fallback: CacheEntry?,
+        key: CacheKey,
+        trace: [CacheReason]
+    ) async throws -> PipelineResponse {
+        let now = context.now
+        let canFallBack = fallback.map {
+            context.policyEngine.canServeStaleOnError($0.exchange, request: request.head, now: now)
+        } ?? false
+        var response: PipelineResponse
+        do {
+            response = try await next(request, context)
+        } catch let error where canFallBack && !(error is CancellationError) && !Task.isCancelled {
+            guard let fallback else { throw error }
+            var trace = trace
+            trace.append(CacheReason(.staleIfError, "origin unreachable: \(Self.summary(error))"))
+            context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
+            return serve(fallback, status: .offline, request: request, context: context, trace: trace)
+        }
+        if canFallBack, let fallback, [500, 502, 503, 504].contains(response.head.status.code) {
+            var trace = trace
+            trace.append(CacheReason(.staleIfError, "origin answered \(response.head.status.code)"))
+            context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
+            return serve(fallback, status: .stale, request: request, context: context, trace: trace)
+        }
+        response.trace = trace + response.trace
+        if response.cacheStatus == .revalidated {
+            context.events.emit(CacheEvent(.revalidated, key: key, reasons: codes(response.trace)))
+            return answeringApplicationConditional(response, request: request, context: context)
+        }
+        context.events.emit(CacheEvent(.miss, key: key, reasons: codes(response.trace)))
+        return response
+    }
+
+    private func forwardUnsafe(
+        _ request: PipelineRequest,
+        context: InterceptorContext,
+        next: Next
+    ) async throws -> PipelineResponse {
+        var response = try await next(request, context)
+        response.cacheStatus = .bypass
+        response.trace.insert(CacheReason(.unsafeMethod, "\(request.head.method) is not served from cache"), at: 0)
+        let targets = context.policyEngine.invalidationTargets(request: request.head, response: response.head)
+        for target in targets {
+            let probe = HTTPRequest(method: .get, scheme: target.scheme, authority: target.authority, path: target.path)
+            let key = context.cacheKeyStrategy.key(for: probe)
+            do {
+                try await context.storage.remove(key)
+                response.trace.append(CacheReason(.invalidated, key.url))
+                context.events.emit(CacheEvent(.invalidated, key: key, reasons: ["unsafe-method"]))
+            } catch {
+                response.trace.append(CacheReason(.storageError, "invalidation failed: \(error)"))
+                context.events.emit(CacheEvent(.storageError, key: key, reasons: ["invalidate", "\(error)"]))
+            }
+        }
+        return response
+    }
+
+    private func scheduleBackgroundRevalidation(
+        of entry: CacheEntry,
+        request: PipelineRequest,
+        context: InterceptorContext
+    ) async {
+        guard let queue = context.revalidationQueue, let pipeline = context.pipeline else { return }
+        var background = request
+        background.head.headerFields[.ifNoneMatch] = nil
+        background.head.headerFields[.ifModifiedSince] = nil
+        var inner = context
+        inner.cachePolicy = .reloadRevalidatingCacheData
+        inner.revalidationQueue = nil
+        let id = "\(entry.key.stringValue)#\(entry.variantKey)"
+        let scheduled = await queue.schedule(id: id) { [inner, background] in
+            inner.events.emit(CacheEvent(.backgroundRevalidation, key: entry.key))
+            do {
+                _ = try await pipeline.send(background, context: inner)
+            } catch {
+                inner.logger.notice("background revalidation failed", metadata: ["key": "\(entry.key)"])
+            }
+        }
+        if !scheduled { context.logger.trace("revalidation already running", metadata: ["key": "\(entry.key)"]) }
+    }
+
+    // MARK: - Serving
+
+    private func serve(
+        _ entry: CacheEntry,
+        status: CacheStatus,
+        request: PipelineRequest,
+        context: InterceptorContext,
+        trace: [CacheReason]
+    ) -> PipelineResponse {
+        let head = context.policyEngine.responseForServing(entry.exchange, now: context.now)
+        let body: HTTPBody = request.head.method == .head ? .empty : entry.cached.body
+        let response = PipelineResponse(
+            head: head,
+            body: body,
+            cacheStatus: status,
+            trace: trace,
+            userInfo: entry.cached.userInfo
+        )
+        return answeringApplicationConditional(response, request: request, context: context)
+    }
+
+    private func answeringApplicationConditional(
+        _ response: PipelineResponse,
+        request: PipelineRequest,
+        context: InterceptorContext
+    ) -> PipelineResponse {
+        guard Self.isConditional(request.head),
+            let notModified = context.policyEngine.evaluateConditional(request: request.head, servedResponse: response.head)
+        else { return response }
+        var answer = response
+        answer.head = notModified
+        answer.body = .empty
+        answer.trace.append(CacheReason(.notModified, "the application's validators match the stored response"))
+        return answer
+    }
+
+    static func isConditional(_ request: HTTPRequest) -> Bool {
+        request.headerFields[.ifNoneMatch] != nil || request.headerFields[.ifModifiedSince] != nil
+    }
+
+    private static func summary(_ error: any Error) -> String {
+        (error as? CacheChainError)?.shortDescription ?? String(describing: type(of: error))
+    }
+
+    private func codes(_ trace: [CacheReason]) -> [String] { trace.map(\.code.rawValue) }
+}

@@ -1,0 +1,156 @@
+public import CacheChainCore
+import CacheChainPolicy
+import Foundation
+import HTTPTypes
+import Logging
+
+/// Decides whether and how a response from the origin is stored: the `willCacheResponse` hook.
+///
+/// After `next` returns a network response it applies, in order:
+/// 1. RFC 9111 §3 storability (method, status, `no-store`, `private` in a shared cache, `Authorization`,
+///    `Vary: *`…), and the context's ``InterceptorContext/isStoringAllowed``;
+/// 2. Apple's size rule: a body larger than ``maximumEntryFraction`` (about 5%) of the backend's largest
+///    tier capacity is not stored;
+/// 3. the ``WillCacheResponse`` hook, which may keep the proposed ``CachedResponse`` as is, change its
+///    ``StoragePolicy``, rewrite its `userInfo` or body, or veto it by returning `nil`;
+/// 4. the write, whose failure becomes an event and a trace reason, never a failed request.
+///
+/// `userInfo` values left by outer interceptors under ``PendingUserInfoKey`` are merged into the proposal
+/// before the hook runs. A `HEAD` response is never stored as a new entry; it freshens (or, if it
+/// contradicts it, invalidates) a stored `GET` response (§4.3.5).
+///
+/// Unlike Apple's URL loading system, which stores only 2xx responses, storability follows RFC 9111:
+/// statuses that are cacheable by default (e.g. 301, 404) are stored too.
+public struct StorageDecisionInterceptor: HTTPInterceptor {
+    /// The hook: receives the proposed cached response and the request; returns what to store, or `nil` to veto.
+    public typealias WillCacheResponse =
+        @Sendable (CachedResponse, PipelineRequest, InterceptorContext) async -> CachedResponse?
+
+    /// The largest body, as a fraction of the backend's largest tier capacity, that is stored.
+    public var maximumEntryFraction: Double
+    private let willCacheResponse: WillCacheResponse?
+
+    /// Creates the interceptor.
+    /// - Parameters:
+    ///   - maximumEntryFraction: Largest storable body as a fraction of capacity; 0.05 (Apple's "about 5%").
+    ///   - willCacheResponse: The hook; `nil` keeps every proposal as is.
+    public init(maximumEntryFraction: Double = 0.05, willCacheResponse: WillCacheResponse? = nil) {
+        self.maximumEntryFraction = maximumEntryFraction
+        self.willCacheResponse = willCacheResponse
+    }
+
+    /// Handles one request as described in the type's documentation.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: Its context.
+    ///   - next: The rest of the chain (normally the transport).
+    /// - Returns: The response, with storage reasons appended to its trace.
+    /// - Throws: The chain's error.
+    public func intercept(
+        _ request: PipelineRequest,
+        context: InterceptorContext,
+        next: Next
+    ) async throws -> PipelineResponse {
+        let requestTime = context.now
+        var response = try await next(request, context)
+        let responseTime = context.now
+        guard response.cacheStatus == .miss || response.cacheStatus == .bypass else { return response }
+        let method = request.head.method
+        if method == .head {
+            await freshenStoredGet(with: response.head, request: request, context: context,
+                                   requestTime: requestTime, responseTime: responseTime, trace: &response.trace)
+            return response
+        }
+        guard method == .get else { return response }
+        let key = context.cacheKeyStrategy.key(for: request.head)
+        guard context.isStoringAllowed else {
+            response.trace.append(CacheReason(.policy, "this request does not store responses"))
+            context.events.emit(CacheEvent(.notStored, key: key, reasons: ["policy"]))
+            return response
+        }
+        let verdict = context.policyEngine.storability(request: request.head, response: response.head)
+        guard verdict.isStorable else {
+            response.trace += verdict.reasons
+            context.events.emit(CacheEvent(.notStored, key: key, reasons: verdict.reasons.map(\.code.rawValue)))
+            return response
+        }
+        var proposal = CachedResponse(
+            response: response.head,
+            body: response.body,
+            userInfo: response.userInfo,
+            storagePolicy: .allowed,
+            requestTime: requestTime,
+            responseTime: responseTime
+        )
+        if let pending = context.values[PendingUserInfoKey.self] { proposal.userInfo.merge(pending) }
+        let usage = await context.storage.usage()
+        let limit = Int(Double(usage.largestCapacity) * maximumEntryFraction)
+        if usage.largestCapacity > 0, proposal.body.count > limit {
+            response.trace.append(CacheReason(.tooLarge, "\(proposal.body.count) bytes exceeds \(limit) (\(Int(maximumEntryFraction * 100))% of capacity)"))
+            context.events.emit(CacheEvent(.notStored, key: key, reasons: ["too-large"], bytes: proposal.body.count))
+            return response
+        }
+        if let willCacheResponse {
+            guard let decided = await willCacheResponse(proposal, request, context) else {
+                response.trace.append(CacheReason(.vetoed, "willCacheResponse returned nil"))
+                context.events.emit(CacheEvent(.notStored, key: key, reasons: ["vetoed"]))
+                return response
+            }
+            proposal = decided
+        }
+        guard proposal.storagePolicy != .notAllowed else {
+            response.trace.append(CacheReason(.policy, "storage policy notAllowed"))
+            context.events.emit(CacheEvent(.notStored, key: key, reasons: ["policy"]))
+            return response
+        }
+        let entry = CacheEntry(key: key, request: request.head, cached: proposal, storedAt: responseTime)
+        do {
+            try await context.storage.store(entry)
+            response.trace += verdict.reasons
+            let where_ = proposal.storagePolicy == .allowedInMemoryOnly ? "stored in memory only" : "stored"
+            response.trace.append(CacheReason(.storable, where_))
+            response.userInfo = proposal.userInfo
+            context.events.emit(CacheEvent(.stored, key: key, reasons: verdict.reasons.map(\.code.rawValue), bytes: entry.cost))
+        } catch {
+            response.trace.append(CacheReason(.storageError, "store failed: \(error)"))
+            context.events.emit(CacheEvent(.storageError, key: key, reasons: ["store", "\(error)"]))
+            context.logger.warning("cache store failed; response served uncached", metadata: ["key": "\(key)"])
+        }
+        return response
+    }
+
+    private func freshenStoredGet(
+        with head: HTTPResponse,
+        request: PipelineRequest,
+        context: InterceptorContext,
+        requestTime: Date,
+        responseTime: Date,
+        trace: inout [CacheReason]
+    ) async {
+        guard head.status.code == 200 else { return }
+        let key = context.cacheKeyStrategy.key(for: request.head)
+        do {
+            let stored = try await context.storage.entries(for: key)
+            guard let index = context.policyEngine.selectVariant(for: request.head, among: stored.map(\.exchange)) else {
+                return
+            }
+            var entry = stored[index]
+            if let updated = context.policyEngine.freshenWithHead(
+                entry.exchange, headResponse: head, requestTime: requestTime, responseTime: responseTime
+            ) {
+                entry.cached.response = updated.response
+                entry.cached.requestTime = updated.requestTime
+                entry.cached.responseTime = updated.responseTime
+                try await context.storage.store(entry)
+                trace.append(CacheReason(.revalidated, "HEAD response freshened the stored GET response"))
+            } else {
+                try await context.storage.remove(key)
+                trace.append(CacheReason(.invalidated, "HEAD response contradicts the stored GET response"))
+                context.events.emit(CacheEvent(.invalidated, key: key, reasons: ["head-mismatch"]))
+            }
+        } catch {
+            trace.append(CacheReason(.storageError, "HEAD freshening failed: \(error)"))
+            context.events.emit(CacheEvent(.storageError, key: key, reasons: ["head-freshen", "\(error)"]))
+        }
+    }
+}

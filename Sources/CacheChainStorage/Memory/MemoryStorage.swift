@@ -1,0 +1,150 @@
+public import CacheChainCore
+public import Foundation
+
+/// An in-memory backend with a byte (cost) limit, a count limit and true least-recently-used eviction.
+///
+/// Lookup, touch (every successful read marks the variants it returns as recently used), insert and
+/// remove are O(1): a dictionary finds a variant's slot in an intrusive linked list, which keeps the LRU
+/// order without any reordering scan. Eviction removes least-recently-used variants until both limits
+/// hold and reports each with a ``CacheEvent/Kind/evicted`` event. An entry costlier than the whole
+/// capacity is not stored (and evicts nothing). `.notAllowed` entries are never kept; `.allowed` and
+/// `.allowedInMemoryOnly` both are.
+///
+/// ```swift
+/// let storage = MemoryStorage(capacity: 50 * 1024 * 1024, countLimit: 10_000)
+/// ```
+public actor MemoryStorage: CacheStorage {
+    private struct Slot {
+        var entry: CacheEntry
+        var cost: Int
+    }
+
+    private var order = LRUList<Slot>()
+    private var index: [CacheKey: [String: Int]] = [:]
+    private var totalCost = 0
+    private let events: CacheEventSink
+
+    /// The byte limit.
+    public private(set) var capacity: Int
+    /// The maximum number of stored variants.
+    public let countLimit: Int
+
+    /// Creates an empty memory backend.
+    /// - Parameters:
+    ///   - capacity: The byte limit (sum of ``CacheEntry/cost``); 10 MiB by default.
+    ///   - countLimit: The maximum number of variants; unlimited by default.
+    ///   - events: Receives an ``CacheEvent/Kind/evicted`` event per evicted variant.
+    public init(capacity: Int = 10 * 1024 * 1024, countLimit: Int = .max, events: CacheEventSink = .none) {
+        self.capacity = max(0, capacity)
+        self.countLimit = max(0, countLimit)
+        self.events = events
+    }
+
+    /// Returns the variants stored for a key, most recently stored first, and marks them recently used.
+    /// - Parameter key: The primary key.
+    /// - Returns: The variants.
+    /// - Complexity: O(v log v) for v variants of the key; independent of the number of keys.
+    public func entries(for key: CacheKey) -> [CacheEntry] {
+        guard let variants = index[key] else { return [] }
+        var found: [CacheEntry] = []
+        found.reserveCapacity(variants.count)
+        for slot in variants.values {
+            guard let stored = order[slot] else { continue }
+            order.moveToHead(slot)
+            found.append(stored.entry)
+        }
+        return found.sorted { $0.storedAt > $1.storedAt }
+    }
+
+    /// Stores an entry as the most recently used, replacing the variant with the same variant key, then
+    /// evicts least-recently-used variants until the limits hold.
+    /// - Parameter entry: The entry.
+    /// - Complexity: O(1) amortized, plus O(1) per evicted variant.
+    public func store(_ entry: CacheEntry) {
+        guard entry.cached.storagePolicy != .notAllowed else { return }
+        let cost = entry.cost
+        guard cost <= capacity, countLimit > 0 else { return }
+        if let existing = index[entry.key]?[entry.variantKey] {
+            removeSlot(existing, key: entry.key, variantKey: entry.variantKey)
+        }
+        let slot = order.insertAtHead(Slot(entry: entry, cost: cost))
+        index[entry.key, default: [:]][entry.variantKey] = slot
+        totalCost += cost
+        evictIfNeeded()
+    }
+
+    /// Removes every variant of a key.
+    /// - Parameter key: The primary key.
+    /// - Complexity: O(v) for v variants of the key.
+    public func remove(_ key: CacheKey) {
+        guard let variants = index.removeValue(forKey: key) else { return }
+        for slot in variants.values {
+            if let removed = order.remove(slot) { totalCost -= removed.cost }
+        }
+    }
+
+    /// Removes every entry.
+    /// - Complexity: O(1) amortized.
+    public func removeAll() {
+        order.removeAll()
+        index.removeAll()
+        totalCost = 0
+    }
+
+    /// Every key with a stored variant.
+    /// - Returns: The keys.
+    /// - Complexity: O(k) for k keys.
+    public func keys() -> [CacheKey] {
+        Array(index.keys)
+    }
+
+    /// Exact memory usage and capacity; disk figures are zero.
+    /// - Returns: The usage.
+    /// - Complexity: O(1).
+    public func usage() -> StorageUsage {
+        StorageUsage(memoryBytes: totalCost, memoryCapacity: capacity, entryCount: order.count)
+    }
+
+    /// Removes every variant for which the predicate holds.
+    /// - Parameter shouldRemove: Decides per entry.
+    /// - Complexity: O(n) for n stored variants.
+    public func removeEntries(where shouldRemove: @Sendable (CacheEntry) -> Bool) {
+        for (key, variants) in index {
+            for (variantKey, slot) in variants {
+                if let stored = order[slot], shouldRemove(stored.entry) {
+                    removeSlot(slot, key: key, variantKey: variantKey)
+                }
+            }
+        }
+    }
+
+    /// Removes every variant stored at or after a date.
+    /// - Parameter date: The earliest ``CacheEntry/storedAt`` to remove.
+    /// - Complexity: O(n) for n stored variants.
+    public func removeEntries(storedSince date: Date) {
+        removeEntries(where: { $0.storedAt >= date })
+    }
+
+    /// Changes the byte limit, evicting least-recently-used variants when it shrinks.
+    /// - Parameter newCapacity: The new limit in bytes.
+    /// - Complexity: O(1) plus O(1) per evicted variant.
+    public func setCapacity(_ newCapacity: Int) {
+        capacity = max(0, newCapacity)
+        evictIfNeeded()
+    }
+
+    private func removeSlot(_ slot: Int, key: CacheKey, variantKey: String) {
+        if let removed = order.remove(slot) { totalCost -= removed.cost }
+        index[key]?[variantKey] = nil
+        if index[key]?.isEmpty == true { index[key] = nil }
+    }
+
+    private func evictIfNeeded() {
+        while totalCost > capacity || order.count > countLimit, order.tail >= 0 {
+            let slot = order.tail
+            guard let victim = order[slot] else { break }
+            removeSlot(slot, key: victim.entry.key, variantKey: victim.entry.variantKey)
+            events.emit(CacheEvent(.evicted, key: victim.entry.key, reasons: ["lru"], bytes: victim.cost))
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import CacheChainCore
+import Foundation
+import HTTPTypes
+import Synchronization
+import Testing
+
+private enum OwnerKey: CacheUserInfoKey {
+    typealias Value = String
+    static let name = "owner"
+}
+
+private enum StampKey: CacheUserInfoKey {
+    typealias Value = Date
+    static let name = "stamp"
+}
+
+@Suite("Currency types")
+struct CurrencyTypeTests {
+    @Test(
+        "cache keys normalize scheme, host, default ports and fragments, and fold HEAD into GET",
+        arguments: [
+            (HTTPRequest(method: .get, scheme: "HTTP", authority: "Example.COM:80", path: "/a?b=1"), "GET http://example.com/a?b=1"),
+            (HTTPRequest(method: .head, scheme: "https", authority: "example.com:443", path: "/a"), "GET https://example.com/a"),
+            (HTTPRequest(method: .get, scheme: "https", authority: "example.com:8443", path: ""), "GET https://example.com:8443/"),
+            (HTTPRequest(method: .get, scheme: "https", authority: "example.com", path: "/p#frag"), "GET https://example.com/p"),
+            (HTTPRequest(method: .post, scheme: "https", authority: "example.com", path: "/p"), "POST https://example.com/p"),
+        ]
+    )
+    func cacheKey(request: HTTPRequest, expected: String) {
+        #expect(CacheKey(request).stringValue == expected)
+    }
+
+    @Test("userInfo values are typed, Codable, and survive an encode/decode round trip")
+    func userInfoRoundTrip() throws {
+        var info = CacheUserInfo()
+        info[OwnerKey.self] = "user-42"
+        info[StampKey.self] = Date(timeIntervalSince1970: 1_000_000)
+        let data = try JSONEncoder().encode(info)
+        let decoded = try JSONDecoder().decode(CacheUserInfo.self, from: data)
+        #expect(decoded[OwnerKey.self] == "user-42")
+        #expect(decoded[StampKey.self] == Date(timeIntervalSince1970: 1_000_000))
+        #expect(decoded.names == ["owner", "stamp"])
+        #expect(decoded.jsonText(forName: "owner") == "\"user-42\"")
+        var removed = decoded
+        removed[OwnerKey.self] = nil
+        #expect(removed.names == ["stamp"])
+    }
+
+    @Test("variant keys combine the Vary-nominated request fields, independent of order and case")
+    func variantKey() throws {
+        var request = HTTPRequest(method: .get, scheme: "https", authority: "a.test", path: "/")
+        request.headerFields[.acceptLanguage] = "fr"
+        request.headerFields[.accept] = "text/html"
+        var response = HTTPResponse(status: .ok)
+        response.headerFields[.vary] = "Accept-Language, accept"
+        #expect(CacheEntry.variantKey(request: request, response: response) == "accept=text/html|accept-language=fr")
+        response.headerFields[.vary] = "*"
+        #expect(CacheEntry.variantKey(request: request, response: response) == "*")
+        response.headerFields[.vary] = nil
+        #expect(CacheEntry.variantKey(request: request, response: response) == "")
+    }
+
+    @Test("entries round-trip through JSON with head, body, userInfo, policy and times")
+    func entryCodable() throws {
+        var info = CacheUserInfo()
+        info[OwnerKey.self] = "me"
+        var response = HTTPResponse(status: .ok)
+        response.headerFields[.cacheControl] = "max-age=60"
+        response.headerFields.append(HTTPField(name: .setCookie, value: "a=1"))
+        response.headerFields.append(HTTPField(name: .setCookie, value: "b=2"))
+        let entry = CacheEntry(
+            request: HTTPRequest(method: .get, scheme: "https", authority: "a.test", path: "/x"),
+            cached: CachedResponse(
+                response: response,
+                body: HTTPBody([0, 1, 2, 255]),
+                userInfo: info,
+                storagePolicy: .allowedInMemoryOnly,
+                requestTime: Date(timeIntervalSince1970: 10),
+                responseTime: Date(timeIntervalSince1970: 11)
+            )
+        )
+        let decoded = try JSONDecoder().decode(CacheEntry.self, from: JSONEncoder().encode(entry))
+        #expect(decoded == entry)
+        #expect(decoded.cached.response.headerFields[values: .setCookie] == ["a=1", "b=2"])
+        #expect(entry.cost > 4)
+    }
+
+    @Test("bodies describe themselves by size only")
+    func bodyDescription() {
+        let body = HTTPBody(string: "secret token")
+        #expect(body.description == "HTTPBody(12 bytes)")
+        #expect(body.string == "secret token")
+        #expect(HTTPBody([0xFF, 0xFE]).string == nil)
+    }
+
+    @Test("context values are typed and independent per key")
+    func contextValues() {
+        enum A: ContextValueKey { typealias Value = Int }
+        enum B: ContextValueKey { typealias Value = String }
+        var values = ContextValues()
+        values[A.self] = 1
+        values[B.self] = "b"
+        #expect(values[A.self] == 1)
+        #expect(values[B.self] == "b")
+        values[A.self] = nil
+        #expect(values[A.self] == nil)
+        #expect(values.count == 1)
+    }
+
+    @Test("the revalidation queue runs one operation per id at a time and drains")
+    func revalidationQueue() async {
+        let queue = RevalidationQueue()
+        let gate = AsyncStream<Void>.makeStream()
+        let first = await queue.schedule(id: "k") {
+            for await _ in gate.stream { break }
+        }
+        let duplicate = await queue.schedule(id: "k") {}
+        let other = await queue.schedule(id: "other") {}
+        #expect(first)
+        #expect(!duplicate)
+        #expect(other)
+        gate.continuation.yield()
+        await queue.drain()
+        #expect(await queue.pendingCount == 0)
+        #expect(await queue.completedCount == 2)
+    }
+
+    @Test("event sinks combine")
+    func eventSinks() {
+        let log = Journal()
+        let sink = CacheEventSink { log.append("a:\($0.kind)") }.combined(with: CacheEventSink { log.append("b:\($0.kind)") })
+        sink.emit(CacheEvent(.hit))
+        #expect(log.all == ["a:hit", "b:hit"])
+    }
+}
+
+private final class Journal: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
