@@ -61,7 +61,15 @@ let package = Package(
         // Test support for users and for us: storage conformance suite, scripted transport, manual clock.
         .target(name: "CacheChainTesting", dependencies: ["CacheChainCore"], swiftSettings: strictSettings),
 
-        .testTarget(name: "CacheChainPolicyTests", dependencies: ["CacheChainPolicy"], swiftSettings: strictSettings),
+        // Release-mode benchmarks: CacheChain next to baselines measured in the same run (scripts/bench.sh).
+        .executableTarget(
+            name: "CacheChainBenchmarks",
+            dependencies: ["CacheChain", "CacheChainTesting"],
+            path: "Benchmarks/CacheChainBenchmarks",
+            swiftSettings: strictSettings
+        ),
+
+        .testTarget(name: "CacheChainPolicyTests", dependencies: ["CacheChainPolicy", httpTypes], swiftSettings: strictSettings),
         .testTarget(
             name: "CacheChainCoreTests",
             dependencies: ["CacheChainCore", "CacheChainTesting"],

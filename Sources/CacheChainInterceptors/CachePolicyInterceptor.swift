@@ -62,6 +62,16 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
             context.events.emit(CacheEvent(status == .hit ? .hit : .staleServed, key: key, reasons: codes(trace)))
             return serve(entries[index], status: status, request: request, context: context, trace: trace)
 
+        case .useStoredAndRevalidate(let index, _, _, _) where context.revalidationQueue == nil || context.pipeline == nil:
+            // Background revalidation is off (or there is no pipeline to re-send through): validate in line.
+            trace.append(CacheReason(.staleWhileRevalidate, "background revalidation is disabled; validating now"))
+            var inner = context
+            inner.values[ValidationCandidatesKey.self] = ValidationCandidates(
+                entries: [entries[index]],
+                isApplicationConditional: Self.isConditional(request.head)
+            )
+            return try await fetch(request, context: inner, next: next, fallback: entries[index], key: key, trace: trace)
+
         case .useStoredAndRevalidate(let index, _, _, _):
             context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
             await scheduleBackgroundRevalidation(of: entries[index], request: request, context: context)

@@ -75,7 +75,7 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
             return response
         }
         var proposal = CachedResponse(
-            response: response.head,
+            response: context.policyEngine.headForStorage(response.head),
             body: response.body,
             userInfo: response.userInfo,
             storagePolicy: .allowed,

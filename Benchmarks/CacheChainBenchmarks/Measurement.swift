@@ -1,0 +1,48 @@
+import Foundation
+
+/// Latency samples of one scenario, in nanoseconds, with the statistics the tables print.
+struct Measurement {
+    var name: String
+    var samples: [Double]
+
+    var sorted: [Double] { samples.sorted() }
+
+    func percentile(_ p: Double) -> Double {
+        let values = sorted
+        guard !values.isEmpty else { return 0 }
+        let rank = min(values.count - 1, max(0, Int((p / 100 * Double(values.count)).rounded(.up)) - 1))
+        return values[rank]
+    }
+
+    var opsPerSecond: Double {
+        let total = samples.reduce(0, +)
+        return total > 0 ? Double(samples.count) / (total / 1e9) : 0
+    }
+}
+
+/// Runs `body` `iterations` times after a warm-up and records each call's wall time.
+func measure(_ name: String, iterations: Int, warmUp: Int = 1000, _ body: () async throws -> Void) async rethrows -> Measurement {
+    for _ in 0..<warmUp { try await body() }
+    var samples: [Double] = []
+    samples.reserveCapacity(iterations)
+    let clock = ContinuousClock()
+    for _ in 0..<iterations {
+        let start = clock.now
+        try await body()
+        let elapsed = clock.now - start
+        samples.append(Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9)
+    }
+    return Measurement(name: name, samples: samples)
+}
+
+/// Prints one row: scenario, CacheChain figure, baseline figure and the ratio.
+func printComparison(_ ours: Measurement, _ baseline: Measurement) {
+    let ratio = baseline.percentile(50) > 0 ? ours.percentile(50) / baseline.percentile(50) : 0
+    print(
+        String(
+            format: "%-44@ p50 %9.2f µs  p99 %9.2f µs  %11.0f ops/s | %-34@ p50 %9.2f µs  p99 %9.2f µs | ratio %6.2f×",
+            ours.name as NSString, ours.percentile(50) / 1000, ours.percentile(99) / 1000, ours.opsPerSecond,
+            baseline.name as NSString, baseline.percentile(50) / 1000, baseline.percentile(99) / 1000, ratio
+        )
+    )
+}

@@ -1,0 +1,137 @@
+public import HTTPTypes
+
+/// The directives of one message's `Cache-Control` field lines (RFC 9111 §5.2), parsed tolerantly.
+///
+/// Every field line is read and split on commas outside quoted strings; directive names are
+/// case-insensitive; values may be tokens or quoted strings (`max-age="60"` is accepted, §5.2).
+/// Bad input never throws: the accessors give the conservative reading the RFC prescribes. A numeric
+/// directive that is negative, not a number, or given twice with different values is
+/// ``DeltaSeconds/invalid(_:)`` — the engine then treats the response as stale (§4.2.1).
+public struct CacheControl: Sendable, Hashable {
+    /// One directive as written: a lowercased name and an optional, unquoted value.
+    public struct Directive: Sendable, Hashable {
+        /// The directive name, lowercased (e.g. `max-age`).
+        public var name: String
+        /// The value after `=`, unquoted; `nil` when there was no `=`.
+        public var value: String?
+    }
+
+    /// The directives in the order they appear.
+    public private(set) var directives: [Directive]
+
+    /// Parses every `Cache-Control` line of a field section.
+    /// - Parameter fields: A request's or response's header fields.
+    public init(_ fields: HTTPFields) {
+        self.init(lines: fields[values: .cacheControl])
+    }
+
+    /// Parses `Cache-Control` field values.
+    /// - Parameter lines: The field line values.
+    public init(lines: [String]) {
+        directives = lines.flatMap(Self.parse(line:))
+    }
+
+    /// Whether the directive is present (with or without a value).
+    /// - Parameter name: A directive name, any case.
+    /// - Returns: `true` if present.
+    public func contains(_ name: String) -> Bool {
+        let name = name.lowercased()
+        return directives.contains { $0.name == name }
+    }
+
+    /// The `delta-seconds` value of a directive, `nil` when absent.
+    ///
+    /// Several occurrences with the same value are one; with different values the result is
+    /// ``DeltaSeconds/invalid(_:)`` (§4.2.1 allows treating such a response as stale).
+    /// - Parameter name: A directive name such as `max-age`.
+    /// - Returns: The value, `.invalid` when unusable, or `nil` when absent.
+    public func seconds(_ name: String) -> DeltaSeconds? {
+        let name = name.lowercased()
+        let values = directives.filter { $0.name == name }.map { DeltaSeconds.parse($0.value) }
+        guard let first = values.first else { return nil }
+        if values.dropFirst().contains(where: { $0 != first }) {
+            return .invalid("\(name) appears \(values.count) times with different values")
+        }
+        return first
+    }
+
+    /// The value of `max-stale`: `nil` when absent, ``DeltaSeconds/maximum`` when it has no value
+    /// (any staleness is acceptable, §5.2.1.2).
+    public var maxStale: DeltaSeconds? {
+        guard let directive = directives.first(where: { $0.name == "max-stale" }) else { return nil }
+        guard directive.value != nil else { return .seconds(DeltaSeconds.maximum) }
+        return seconds("max-stale")
+    }
+
+    // MARK: - Parsing
+
+    private static func parse(line: String) -> [Directive] {
+        var result: [Directive] = []
+        for element in splitOutsideQuotes(line) {
+            let trimmed = element.trimmingOWS()
+            guard !trimmed.isEmpty else { continue }
+            if let equals = trimmed.firstIndex(of: "=") {
+                let name = String(trimmed[..<equals]).trimmingOWS().lowercased()
+                guard !name.isEmpty else { continue }
+                let raw = String(trimmed[trimmed.index(after: equals)...]).trimmingOWS()
+                result.append(Directive(name: name, value: unquote(raw)))
+            } else {
+                result.append(Directive(name: trimmed.lowercased(), value: nil))
+            }
+        }
+        return result
+    }
+
+    /// Splits on commas that are not inside a quoted string.
+    static func splitOutsideQuotes(_ line: String) -> [Substring] {
+        var parts: [Substring] = []
+        var start = line.startIndex
+        var inQuotes = false
+        var escaped = false
+        var index = line.startIndex
+        while index < line.endIndex {
+            let character = line[index]
+            if escaped {
+                escaped = false
+            } else if inQuotes && character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                inQuotes.toggle()
+            } else if character == "," && !inQuotes {
+                parts.append(line[start..<index])
+                start = line.index(after: index)
+            }
+            index = line.index(after: index)
+        }
+        parts.append(line[start...])
+        return parts
+    }
+
+    /// Removes surrounding quotes and backslash escapes from a quoted-string; returns tokens unchanged.
+    static func unquote(_ value: String) -> String {
+        guard value.count >= 2, value.first == "\"", value.last == "\"" else { return value }
+        var result = ""
+        var escaped = false
+        for character in value.dropFirst().dropLast() {
+            if escaped {
+                result.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and horizontal tabs (HTTP's `OWS`).
+    func trimmingOWS() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,75 @@
+public import HTTPTypes
+
+extension CachePolicyEngine {
+    /// Whether a response to a `GET` may be stored (RFC 9111 §3).
+    ///
+    /// Not storable: other methods; interim (1xx), `206 Partial Content` (ranges are not cached) and
+    /// `304`; `no-store` in the request or the response (unless `must-understand` with a status code this
+    /// cache implements, §5.2.2.3); `private` in a shared cache; a request with `Authorization` in a shared
+    /// cache unless `must-revalidate`, `public` or `s-maxage` allow it (§3.5); `Vary: *` (it can never
+    /// match, §4.1); and responses with no explicit freshness whose status is not cacheable by default.
+    /// - Parameters:
+    ///   - request: The request that was sent.
+    ///   - response: The origin's response head.
+    /// - Returns: The verdict and its reasons.
+    public func storability(request: HTTPRequest, response: HTTPResponse) -> StorabilityVerdict {
+        guard request.method == .get else {
+            return .notStorable([CacheReason(.method, "only GET responses are stored, not \(request.method)")])
+        }
+        let status = response.status.code
+        if status < 200 {
+            return .notStorable([CacheReason(.status, "\(status) is an interim response")])
+        }
+        if status == 206 {
+            return .notStorable([CacheReason(.status, "206 Partial Content is not stored (ranges are not cached)")])
+        }
+        if status == 304 {
+            return .notStorable([CacheReason(.status, "304 freshens a stored response; it is not stored itself")])
+        }
+        let requestDirectives = CacheControl(request.headerFields)
+        let directives = CacheControl(response.headerFields)
+        if requestDirectives.contains("no-store") {
+            return .notStorable([CacheReason(.noStore, "the request says Cache-Control: no-store")])
+        }
+        if directives.contains("must-understand") {
+            // §5.2.2.3: we implement caching for every final status except 206, so no-store is overridden.
+        } else if directives.contains("no-store") {
+            return .notStorable([CacheReason(.noStore, "the response says Cache-Control: no-store")])
+        }
+        if isShared && directives.contains("private") {
+            return .notStorable([CacheReason(.privateResponse, "private responses are not stored by a shared cache")])
+        }
+        if isShared && request.headerFields[.authorization] != nil
+            && !(directives.contains("must-revalidate") || directives.contains("public") || directives.contains("s-maxage"))
+        {
+            return .notStorable([CacheReason(
+                .authorization,
+                "a shared cache stores answers to requests with Authorization only with public, s-maxage or must-revalidate"
+            )])
+        }
+        if Self.varyNames(response).contains("*") {
+            return .notStorable([CacheReason(.varyStar, "Vary: * never matches a later request")])
+        }
+        let hasExplicitFreshness = directives.contains("public")
+            || (!isShared && directives.contains("private"))
+            || response.headerFields[.expires] != nil
+            || directives.contains("max-age")
+            || (isShared && directives.contains("s-maxage"))
+        var reasons: [CacheReason] = []
+        if !hasExplicitFreshness {
+            guard Self.heuristicallyCacheableStatuses.contains(status) else {
+                return .notStorable([CacheReason(
+                    .status,
+                    "status \(status) has no explicit freshness (max-age, Expires, public) and is not cacheable by default"
+                )])
+            }
+            if response.headerFields[.lastModified] != nil && !directives.contains("no-cache") {
+                reasons.append(CacheReason(.heuristic, "no explicit freshness; lifetime from Last-Modified"))
+            }
+        }
+        if !isShared && request.headerFields[.authorization] != nil {
+            reasons.append(CacheReason(.authorization, "stored by this private cache despite Authorization"))
+        }
+        return .storable(reasons)
+    }
+}

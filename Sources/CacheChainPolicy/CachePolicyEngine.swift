@@ -1,0 +1,54 @@
+import HTTPTypes
+
+/// The RFC 9111 rules as pure functions: no I/O and no clock reads (time is always a parameter).
+///
+/// Each concern lives in its own file, named after the RFC section it implements:
+/// storability (§3, `+Storability`), freshness and age (§4.2, `+Freshness`), `Vary` matching (§4.1,
+/// `+Variants`), the serve/validate/fetch decision under Apple's cache policies (§4, §5.2.1, §5.4,
+/// `+Decision`), conditional requests and 304 handling (§4.3, `+Validation`), invalidation (§4.4,
+/// `+Invalidation`) and serving (`Age`, `stale-if-error`, answering conditionals, `+Serving`).
+///
+/// Where Apple's documents describe revalidation with a `HEAD` request, the engine follows RFC 9111 and
+/// validates with a conditional `GET` (`If-None-Match` / `If-Modified-Since`).
+public struct CachePolicyEngine: Sendable {
+    /// Private or shared mode and the heuristic parameters.
+    public var configuration: CachePolicyConfiguration
+
+    /// Creates an engine.
+    /// - Parameter configuration: The rules' parameters; a private cache by default.
+    public init(configuration: CachePolicyConfiguration = .init()) {
+        self.configuration = configuration
+    }
+
+    /// Whether shared-cache rules apply.
+    var isShared: Bool { configuration.mode == .sharedCache }
+
+    /// Status codes that are heuristically cacheable (RFC 9110 §15.1).
+    static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
+
+    /// Whether `must-revalidate` applies: the directive itself or, in a shared cache, `proxy-revalidate`
+    /// or `s-maxage` (§5.2.2.2, §5.2.2.8, §5.2.2.10).
+    func forbidsStaleUse(_ directives: CacheControl) -> Bool {
+        directives.contains("must-revalidate")
+            || (isShared && (directives.contains("proxy-revalidate") || directives.contains("s-maxage")))
+    }
+
+    /// The request's `Cache-Control`, with `Pragma: no-cache` read as `no-cache` when the request has no
+    /// `Cache-Control` field (§5.4).
+    func requestDirectives(_ request: HTTPRequest) -> (directives: CacheControl, pragmaNoCache: Bool) {
+        let directives = CacheControl(request.headerFields)
+        let hasCacheControl = request.headerFields[.cacheControl] != nil
+        let pragma = request.headerFields[values: .pragmaField].contains { value in
+            CacheControl.splitOutsideQuotes(value).contains { $0.trimmingOWS().lowercased() == "no-cache" }
+        }
+        return (directives, !hasCacheControl && pragma)
+    }
+}
+
+extension HTTPField.Name {
+    /// `Pragma` (RFC 9111 §5.4), deprecated but still read for `no-cache`.
+    static var pragmaField: HTTPField.Name {
+        // "Pragma" is a valid token; the failable initializer only rejects invalid field names.
+        HTTPField.Name("Pragma") ?? .cacheControl
+    }
+}

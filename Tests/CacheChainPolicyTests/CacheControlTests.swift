@@ -1,0 +1,79 @@
+import CacheChainPolicy
+import Testing
+
+@Suite("RFC 9111 §5.2 Cache-Control parsing")
+struct CacheControlTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let lines: [String]
+        let directive: String
+        let expected: DeltaSeconds?
+        var testDescription: String { "\(lines) → \(directive)" }
+    }
+
+    static let numeric: [Case] = [
+        Case(lines: ["max-age=60"], directive: "max-age", expected: .seconds(60)),
+        Case(lines: ["MAX-AGE=60"], directive: "max-age", expected: .seconds(60)),
+        Case(lines: ["max-age=\"60\""], directive: "max-age", expected: .seconds(60)),
+        Case(lines: [" public ,  max-age = 60 "], directive: "max-age", expected: .seconds(60)),
+        Case(lines: ["max-age=60", "max-age=60"], directive: "max-age", expected: .seconds(60)),
+        Case(lines: ["max-age=60, max-age=120"], directive: "max-age", expected: .invalid("")),
+        Case(lines: ["max-age=60", "max-age=0"], directive: "max-age", expected: .invalid("")),
+        Case(lines: ["max-age=-1"], directive: "max-age", expected: .invalid("")),
+        Case(lines: ["max-age=abc"], directive: "max-age", expected: .invalid("")),
+        Case(lines: ["max-age=1.5"], directive: "max-age", expected: .invalid("")),
+        Case(lines: ["max-age="], directive: "max-age", expected: .invalid("")),
+        Case(lines: ["max-age"], directive: "max-age", expected: .invalid("")),
+        Case(lines: ["max-age=99999999999999999999999"], directive: "max-age", expected: .seconds(2_147_483_648)),
+        Case(lines: ["no-cache"], directive: "max-age", expected: nil),
+        Case(lines: ["private=\"a, max-age=5\", s-maxage=7"], directive: "max-age", expected: nil),
+        Case(lines: ["private=\"a, max-age=5\", s-maxage=7"], directive: "s-maxage", expected: .seconds(7)),
+        Case(lines: [",,, ,max-age=3,,"], directive: "max-age", expected: .seconds(3)),
+        Case(lines: ["=5, max-age=4"], directive: "max-age", expected: .seconds(4)),
+    ]
+
+    @Test("delta-seconds values: quoted, duplicated, negative, non-numeric, overflowing", arguments: numeric)
+    func deltaSeconds(_ example: Case) {
+        let parsed = CacheControl(lines: example.lines).seconds(example.directive)
+        switch (parsed, example.expected) {
+        case (nil, nil): break
+        case (.seconds(let a)?, .seconds(let b)?): #expect(a == b)
+        case (.invalid?, .invalid?): break
+        default: Issue.record("got \(String(describing: parsed)), expected \(String(describing: example.expected))")
+        }
+    }
+
+    @Test("flags are case-insensitive and quoted commas do not split directives")
+    func flags() {
+        let directives = CacheControl(lines: ["No-Store, PRIVATE=\"Set-Cookie, X-A\"", "immutable"])
+        #expect(directives.contains("no-store"))
+        #expect(directives.contains("private"))
+        #expect(directives.contains("immutable"))
+        #expect(!directives.contains("x-a"))
+        #expect(directives.directives.first { $0.name == "private" }?.value == "Set-Cookie, X-A")
+    }
+
+    @Test("max-stale without a value accepts any staleness; with one it is a limit")
+    func maxStale() {
+        #expect(CacheControl(lines: ["max-stale"]).maxStale == .seconds(DeltaSeconds.maximum))
+        #expect(CacheControl(lines: ["max-stale=30"]).maxStale == .seconds(30))
+        #expect(CacheControl(lines: ["max-stale=-3"]).maxStale?.value == nil)
+        #expect(CacheControl(lines: ["max-age=3"]).maxStale == nil)
+    }
+
+    @Test("a 10 KB Cache-Control line is parsed without trouble")
+    func hugeHeader() {
+        let junk = (0..<1000).map { "x-ext-\($0)=\"v\"" }.joined(separator: ", ")
+        let line = junk + ", max-age=42"
+        #expect(line.utf8.count > 10_000)
+        let directives = CacheControl(lines: [line])
+        #expect(directives.seconds("max-age") == .seconds(42))
+        #expect(directives.directives.count == 1001)
+    }
+
+    @Test("an unterminated quote swallows the rest of the line instead of crashing")
+    func unterminatedQuote() {
+        let directives = CacheControl(lines: ["no-cache=\"abc, max-age=5"])
+        #expect(directives.contains("no-cache"))
+        #expect(directives.seconds("max-age") == nil)
+    }
+}

@@ -1,0 +1,47 @@
+import CacheChainPolicy
+import Foundation
+import Testing
+
+@Suite("RFC 9110 §5.6.7 HTTP-date")
+struct HTTPDateTests {
+    static let valid: [(String, TimeInterval)] = [
+        ("Sun, 06 Nov 1994 08:49:37 GMT", 784_111_777),
+        ("Sunday, 06-Nov-94 08:49:37 GMT", 784_111_777),
+        ("Sun Nov  6 08:49:37 1994", 784_111_777),
+        ("Thu, 01 Jan 1970 00:00:00 GMT", 0),
+        ("Tue, 29 Feb 2000 12:00:00 GMT", 951_825_600),
+        ("Friday, 01-Jan-21 00:00:00 GMT", 1_609_459_200),
+        ("sun, 06 nov 1994 08:49:37 GMT", 784_111_777),
+    ]
+
+    @Test("all three formats parse to the same instant", arguments: valid)
+    func parses(_ text: String, _ epoch: TimeInterval) {
+        #expect(HTTPDate.parse(text) == Date(timeIntervalSince1970: epoch))
+    }
+
+    static let invalid = [
+        "0", "-1", "", "yesterday", "Sun, 06 Nov 1994 08:49:37", "Sun, 06 Nov 1994 08:49:37 PST",
+        "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Nov 94 08:49:37 GMT",
+        "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 6 Nov 1994 08:49:37 GMT", String(repeating: "9", count: 10_000),
+        "Sun, 06 Nov 1994 08:49 GMT",
+    ]
+
+    @Test("invalid dates, including 0 and -1, do not parse", arguments: invalid)
+    func rejects(_ text: String) {
+        #expect(HTTPDate.parse(text) == nil)
+    }
+
+    @Test("formatting produces IMF-fixdate that parses back", arguments: [0.0, 784_111_777, 951_825_600, 1_795_000_000, -86_400])
+    func roundTrip(_ epoch: TimeInterval) throws {
+        let date = Date(timeIntervalSince1970: epoch)
+        let text = HTTPDate.format(date)
+        #expect(text.hasSuffix(" GMT"))
+        #expect(try #require(HTTPDate.parse(text)) == date)
+    }
+
+    @Test("the weekday and zero padding are right")
+    func format() {
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: 784_111_777)) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: 0)) == "Thu, 01 Jan 1970 00:00:00 GMT")
+    }
+}

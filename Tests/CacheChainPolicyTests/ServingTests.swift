@@ -1,0 +1,58 @@
+import CacheChainPolicy
+import Foundation
+import HTTPTypes
+import Testing
+
+@Suite("Serving: Age, stale-if-error (RFC 5861), answering the application's conditionals (RFC 9110 §13)")
+struct ServingTests {
+    let engine = CachePolicyEngine()
+
+    @Test("served responses carry the current age in whole seconds")
+    func age() {
+        let head = engine.responseForServing(stored([("Cache-Control", "max-age=60"), ("Age", "3")]), now: t0.addingTimeInterval(7.9))
+        #expect(head.headerFields[.age] == "10")
+        #expect(head.headerFields[values: .age].count == 1)
+    }
+
+    @Test("stale-if-error table", arguments: [
+        ([("Cache-Control", "max-age=1, stale-if-error=60")], [(String, String)](), 30.0, true),
+        ([("Cache-Control", "max-age=1, stale-if-error=60")], [], 100.0, false),
+        ([("Cache-Control", "max-age=1")], [("Cache-Control", "stale-if-error=600")], 100.0, true),
+        ([("Cache-Control", "max-age=1")], [], 5.0, false),
+        ([("Cache-Control", "max-age=1, stale-if-error=60, must-revalidate")], [], 5.0, false),
+        ([("Cache-Control", "max-age=1, stale-if-error=60, no-cache")], [], 5.0, false),
+        ([("Cache-Control", "max-age=1, stale-if-error=abc")], [], 5.0, false),
+    ])
+    func staleIfError(_ responseFields: [(String, String)], _ requestFields: [(String, String)], _ elapsed: TimeInterval, _ allowed: Bool) {
+        let result = engine.canServeStaleOnError(stored(responseFields), request: request("/", requestFields), now: t0.addingTimeInterval(elapsed))
+        #expect(result == allowed)
+    }
+
+    @Test("the application's conditional headers against the served response", arguments: [
+        ([("If-None-Match", "\"a\"")], 304),
+        ([("If-None-Match", "W/\"a\"")], 304),
+        ([("If-None-Match", "\"x\", \"a\"")], 304),
+        ([("If-None-Match", "*")], 304),
+        ([("If-None-Match", "\"b\"")], 200),
+        ([("If-None-Match", "\"b\""), ("If-Modified-Since", date(0))], 200),
+        ([("If-Modified-Since", date(0))], 304),
+        ([("If-Modified-Since", date(-3600))], 200),
+        ([("If-Modified-Since", "garbage")], 200),
+    ])
+    func conditional(_ requestFields: [(String, String)], _ expected: Int) {
+        let served = response(200, [("ETag", "\"a\""), ("Last-Modified", date(-60)), ("Cache-Control", "max-age=60"), ("Content-Length", "5")])
+        let answer = engine.evaluateConditional(request: request("/", requestFields), servedResponse: served)
+        #expect((answer?.status.code ?? 200) == expected)
+        if let answer {
+            #expect(answer.headerFields[.eTag] == "\"a\"")
+            #expect(answer.headerFields[.cacheControl] == "max-age=60")
+            #expect(answer.headerFields[.contentLength] == nil)
+        }
+    }
+
+    @Test("conditionals are not evaluated for non-2xx responses")
+    func notFor404() {
+        let answer = engine.evaluateConditional(request: request("/", [("If-None-Match", "*")]), servedResponse: response(404, [("ETag", "\"a\"")]))
+        #expect(answer == nil)
+    }
+}
