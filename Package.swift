@@ -24,10 +24,14 @@ let package = Package(
         .library(name: "CacheChainInterceptors", targets: ["CacheChainInterceptors"]),
         .library(name: "CacheChainTesting", targets: ["CacheChainTesting"]),
         .library(name: "CacheChainFoundation", targets: ["CacheChainFoundation"]),
+        .library(name: "CacheChainCurl", targets: ["CacheChainCurl"]),
+        .library(name: "CacheChainLoopback", targets: ["CacheChainLoopback"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // RFC 9111 as pure functions and values: no I/O, no clock reads.
@@ -56,6 +60,26 @@ let package = Package(
         .target(
             name: "CacheChainFoundation",
             dependencies: ["CacheChain", .product(name: "HTTPTypesFoundation", package: "swift-http-types")],
+            swiftSettings: strictSettings
+        ),
+        // libcurl (Debian: libcurl4-openssl-dev) through typed shims for its variadic functions.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        // The network transport: libcurl's multi interface on one dedicated thread.
+        .target(name: "CacheChainCurl", dependencies: ["CCurl", "CacheChainCore", httpTypes], swiftSettings: strictSettings),
+        // A programmable HTTP/HTTPS origin on 127.0.0.1 (SwiftNIO + NIOSSL) for tests, the demo and benchmarks.
+        .target(
+            name: "CacheChainLoopback",
+            dependencies: [
+                "CacheChainPolicy",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
             swiftSettings: strictSettings
         ),
         // Test support for users and for us: storage conformance suite, scripted transport, manual clock.
@@ -88,6 +112,11 @@ let package = Package(
         .testTarget(
             name: "CacheChainTests",
             dependencies: ["CacheChain", "CacheChainTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CacheChainIntegrationTests",
+            dependencies: ["CacheChain", "CacheChainCurl", "CacheChainLoopback", "CacheChainTesting", httpTypes],
             swiftSettings: strictSettings
         ),
     ]

@@ -4,3 +4,8 @@ extension CacheReason.Code {
     /// The response was shared with an identical request in flight (``RequestCoalescingInterceptor``).
     public static let coalesced = CacheReason.Code(rawValue: "coalesced")
 }
+
+extension CacheReason.Code {
+    /// The response is the end of a redirect chain followed by ``RedirectInterceptor``.
+    public static let redirected = CacheReason.Code(rawValue: "redirected")
+}

@@ -1,0 +1,269 @@
+import CCurl
+import CacheChainCore
+import HTTPTypes
+import Synchronization
+
+/// One request in flight: its easy handle, header list, error buffer and response accumulators.
+///
+/// Lifecycle: created and configured by the caller's task, handed to the ``CurlMultiLoop`` thread, and
+/// from then on read and written only by that thread (libcurl calls the data callbacks from inside
+/// `curl_multi_perform` on that thread). ``finish(_:)`` resumes the caller exactly once and frees every
+/// C resource. Only ``isCancelled`` is touched by other threads, and it is atomic.
+final class CurlTransfer: @unchecked Sendable {
+    // @unchecked Sendable invariant: after `CurlMultiLoop.submit` the mutable state below is confined to
+    // the loop thread; before it, only the creating task touches it. `isCancelled` is an Atomic.
+
+    typealias Outcome = Result<(HTTPResponse, [UInt8]), CacheChainError>
+
+    let id: UInt64
+    let easy: UnsafeMutableRawPointer
+    let request: HTTPRequest
+    let isCancelled = Atomic<Bool>(false)
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer: UnsafeMutablePointer<CChar>
+    private var continuation: CheckedContinuation<(HTTPResponse, [UInt8]), any Error>?
+    private var head = CurlResponseHead()
+    private var body: [UInt8] = []
+    private let maximumBodySize: Int
+    private var exceededMaximum = false
+    private var decodesContent = false
+    private var released = false
+
+    private static let nextID = Atomic<UInt64>(1)
+
+    /// Creates and configures an easy handle for a request.
+    /// - Throws: ``CacheChainError`` with code `invalid-request` or `transport-failed`.
+    init(request: PipelineRequest, configuration: CurlTransport.Configuration, timeout: Duration) throws(CacheChainError) {
+        if let failure = CurlGlobal.ensureInitialized() {
+            throw CacheChainError(.transportFailed, failure + "; check the libcurl installation")
+        }
+        guard let easy = curl_easy_init() else {
+            throw CacheChainError(.transportFailed, "curl_easy_init failed (out of memory?)", request: request.head)
+        }
+        self.id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+        self.easy = easy
+        self.request = request.head
+        self.maximumBodySize = configuration.maximumBodySize
+        self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        do {
+            try configure(request: request, configuration: configuration, timeout: timeout)
+        } catch {
+            releaseResources()
+            throw error
+        }
+    }
+
+    deinit {
+        // finish(_:) normally released everything; this covers a transfer that was never submitted.
+        releaseResourcesIfNeeded()
+    }
+
+    // MARK: - Configuration
+
+    private func configure(
+        request: PipelineRequest,
+        configuration: CurlTransport.Configuration,
+        timeout: Duration
+    ) throws(CacheChainError) {
+        let head = request.head
+        guard let scheme = head.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let authority = head.authority, !authority.isEmpty
+        else {
+            throw CacheChainError(.invalidRequest, "CurlTransport needs an absolute http or https request", request: head)
+        }
+        let url = "\(scheme)://\(authority)\(head.path ?? "/")"
+        try set(CURLOPT_URL, string: url)
+        try set(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
+        try set(CURLOPT_NOSIGNAL, 1)
+        try set(CURLOPT_FOLLOWLOCATION, 0)  // the cache must see every hop: redirects are an interceptor's job
+        try set(CURLOPT_PROTOCOLS_STR, string: "http,https")
+        try set(CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.curlMilliseconds)
+        try set(CURLOPT_TIMEOUT_MS, timeout.curlMilliseconds)
+        try set(CURLOPT_MAXFILESIZE_LARGE, offset: Int(configuration.maximumBodySize))
+        switch configuration.httpVersion {
+        case .http1_1: try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
+        case .http2OverTLS: try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        }
+        if let caFile = configuration.caFile { try set(CURLOPT_CAINFO, string: caFile) }
+        if let pin = configuration.pinnedPublicKey { try set(CURLOPT_PINNEDPUBLICKEY, string: pin) }
+        if head.headerFields[.acceptEncoding] == nil, configuration.automaticDecompression {
+            try set(CURLOPT_ACCEPT_ENCODING, string: "")  // every encoding libcurl can decode
+            decodesContent = true
+        }
+        if head.headerFields[.userAgent] == nil { try set(CURLOPT_USERAGENT, string: configuration.userAgent) }
+
+        switch head.method {
+        case .get: break
+        case .head: try set(CURLOPT_NOBODY, 1)
+        default: try set(CURLOPT_CUSTOMREQUEST, string: head.method.rawValue)
+        }
+        if let body = request.body, head.method != .get, head.method != .head {
+            try set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int(body.count))
+            let code = body.bytes.withUnsafeBufferPointer { buffer in
+                cachechain_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: buffer.baseAddress ?? UnsafePointer(bitPattern: 1)))
+            }
+            try check(code, "request body")
+        } else if head.method == .post || head.method == .put || head.method == .patch {
+            try set(CURLOPT_POSTFIELDSIZE_LARGE, offset: 0)
+            try set(CURLOPT_COPYPOSTFIELDS, string: "")
+        }
+
+        var list: UnsafeMutablePointer<curl_slist>?
+        for field in head.headerFields {
+            // "Name;" sends a header with an empty value; "Name:" would remove it.
+            let line = field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"
+            guard let appended = curl_slist_append(list, line) else {
+                curl_slist_free_all(list)
+                throw CacheChainError(.transportFailed, "could not build the header list (out of memory?)", request: head)
+            }
+            list = appended
+        }
+        if head.headerFields[.expect] == nil, let appended = curl_slist_append(list, "Expect:") { list = appended }
+        headerList = list
+        if let list { try check(cachechain_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list), "headers") }
+
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        try check(cachechain_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, curlWriteCallback), "write callback")
+        try set(CURLOPT_WRITEDATA, pointer: context)
+        try check(cachechain_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback), "header callback")
+        try set(CURLOPT_HEADERDATA, pointer: context)
+        try check(cachechain_easy_setopt_progress_callback(easy, CURLOPT_XFERINFOFUNCTION, curlProgressCallback), "progress callback")
+        try set(CURLOPT_XFERINFODATA, pointer: context)
+        try set(CURLOPT_NOPROGRESS, 0)
+    }
+
+    private func set(_ option: CURLoption, _ value: Int) throws(CacheChainError) {
+        try check(cachechain_easy_setopt_long(easy, option, value), "option \(option.rawValue)")
+    }
+
+    private func set(_ option: CURLoption, offset: Int) throws(CacheChainError) {
+        try check(cachechain_easy_setopt_off(easy, option, offset), "option \(option.rawValue)")
+    }
+
+    private func set(_ option: CURLoption, string: String) throws(CacheChainError) {
+        try check(cachechain_easy_setopt_string(easy, option, string), "option \(option.rawValue)")
+    }
+
+    private func set(_ option: CURLoption, pointer: UnsafeMutableRawPointer) throws(CacheChainError) {
+        try check(cachechain_easy_setopt_pointer(easy, option, pointer), "option \(option.rawValue)")
+    }
+
+    private func check(_ code: CURLcode, _ what: String) throws(CacheChainError) {
+        guard code != CURLE_OK else { return }
+        let text = curl_easy_strerror(code).map { String(cString: $0) } ?? "unknown"
+        throw CacheChainError(
+            .transportFailed,
+            "libcurl rejected \(what): \(text) (code \(code.rawValue)); the installed libcurl may be too old",
+            request: request
+        )
+    }
+
+    // MARK: - Loop-thread side
+
+    func install(_ continuation: CheckedContinuation<(HTTPResponse, [UInt8]), any Error>) {
+        self.continuation = continuation
+    }
+
+    func appendBody(_ pointer: UnsafeRawBufferPointer) -> Bool {
+        if body.count + pointer.count > maximumBodySize {
+            exceededMaximum = true
+            return false
+        }
+        body.append(contentsOf: pointer)
+        return true
+    }
+
+    func appendHeaderLine(_ pointer: UnsafeRawBufferPointer) {
+        head.consume(line: pointer)
+    }
+
+    /// Completes the transfer from libcurl's result code (on the loop thread, after removal from the multi handle).
+    func complete(code: CURLcode) {
+        guard code == CURLE_OK else {
+            finish(.failure(error(for: code)))
+            return
+        }
+        var status = 0
+        _ = cachechain_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        var response = head.response(status: status)
+        if decodesContent, let encoding = response.headerFields[.contentEncoding],
+            encoding.lowercased() != "identity", request.method != .head
+        {
+            // libcurl decoded the body: describe what we hold, not what was on the wire.
+            response.headerFields[.contentEncoding] = nil
+            response.headerFields[.contentLength] = String(body.count)
+        }
+        finish(.success((response, body)))
+    }
+
+    /// Resumes the caller exactly once and releases every C resource.
+    func finish(_ outcome: Outcome) {
+        releaseResourcesIfNeeded()
+        guard let continuation else { return }
+        self.continuation = nil
+        switch outcome {
+        case .success(let value): continuation.resume(returning: value)
+        case .failure(let error): continuation.resume(throwing: error)
+        }
+    }
+
+    private func releaseResourcesIfNeeded() {
+        guard !released else { return }
+        releaseResources()
+    }
+
+    private func releaseResources() {
+        released = true
+        curl_easy_cleanup(easy)
+        if let headerList { curl_slist_free_all(headerList) }
+        headerList = nil
+        errorBuffer.deallocate()
+    }
+
+    private func error(for code: CURLcode) -> CacheChainError {
+        let summary = curl_easy_strerror(code).map { String(cString: $0) } ?? "error"
+        let detail = String(cString: errorBuffer)
+        let text = detail.isEmpty ? summary : "\(summary): \(detail)"
+        let url = "\(request.scheme ?? "?")://\(request.authority ?? "?")\(request.path ?? "")"
+        if isCancelled.load(ordering: .relaxed) || code == CURLE_ABORTED_BY_CALLBACK {
+            return CacheChainError(.cancelled, "the request to \(url) was cancelled", request: request)
+        }
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT:
+            return CacheChainError(.timedOut, "\(url) timed out (\(text)); raise the timeout or check the origin", request: request)
+        case CURLE_WRITE_ERROR where exceededMaximum, CURLE_FILESIZE_EXCEEDED:
+            return CacheChainError(
+                .transportFailed,
+                "the response from \(url) is larger than maximumBodySize (\(maximumBodySize) bytes); raise it in CurlTransport.Configuration",
+                request: request
+            )
+        default:
+            return CacheChainError(.transportFailed, "libcurl failed for \(url): \(text) (curl code \(code.rawValue))", request: request)
+        }
+    }
+}
+
+// MARK: - C callbacks (no captures: the transfer comes back through the userdata pointer)
+
+private let curlWriteCallback: cachechain_curl_data_callback = { data, size, count, userdata in
+    guard let userdata else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let length = size * count
+    guard let data else { return length }
+    return transfer.appendBody(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+}
+
+private let curlHeaderCallback: cachechain_curl_data_callback = { data, size, count, userdata in
+    guard let userdata else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let length = size * count
+    if let data { transfer.appendHeaderLine(UnsafeRawBufferPointer(start: data, count: length)) }
+    return length
+}
+
+private let curlProgressCallback: cachechain_curl_progress_callback = { userdata, _, _, _, _ in
+    guard let userdata else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    return transfer.isCancelled.load(ordering: .relaxed) ? 1 : 0
+}

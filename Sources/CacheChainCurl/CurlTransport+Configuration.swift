@@ -1,0 +1,79 @@
+import Foundation
+
+extension CurlTransport {
+    /// Settings of a ``CurlTransport``.
+    public struct Configuration: Sendable {
+        /// The HTTP versions the transport may use.
+        public enum HTTPVersion: Sendable, Hashable {
+            /// HTTP/1.1 only.
+            case http1_1
+            /// HTTP/2 over TLS when the server offers it (ALPN), HTTP/1.1 otherwise (libcurl's default).
+            case http2OverTLS
+        }
+
+        /// How long to wait for a connection (TCP and TLS handshake).
+        public var connectTimeout: Duration
+        /// How long a whole request may take, unless the request's context gives its own timeout.
+        public var requestTimeout: Duration
+        /// HTTP version preference.
+        public var httpVersion: HTTPVersion
+        /// A PEM file of CA certificates to trust instead of the system store (e.g. a test origin's).
+        public var caFile: String?
+        /// A public key pin in libcurl's format, e.g. `sha256//BASE64=`; the connection fails when the
+        /// server's key does not match.
+        public var pinnedPublicKey: String?
+        /// Ask for compressed responses (`gzip`, `deflate`, `br`, `zstd`) and decode them. The decoded
+        /// response carries no `Content-Encoding` and a `Content-Length` of the decoded body, so what the
+        /// cache stores is consistent. Not applied when the request sets its own `Accept-Encoding`.
+        public var automaticDecompression: Bool
+        /// The largest response body accepted, in bytes; larger bodies fail with a clear error instead of
+        /// exhausting memory.
+        public var maximumBodySize: Int
+        /// The most connections kept open per host (libcurl's `CURLMOPT_MAX_HOST_CONNECTIONS`; 0 = no limit).
+        public var maximumConnectionsPerHost: Int
+        /// The `User-Agent` sent when the request has none.
+        public var userAgent: String
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - connectTimeout: Connection timeout; 10 s.
+        ///   - requestTimeout: Whole-request timeout; 60 s.
+        ///   - httpVersion: HTTP/2 over TLS when offered, by default.
+        ///   - caFile: CA file instead of the system store.
+        ///   - pinnedPublicKey: Public key pin (`sha256//…`).
+        ///   - automaticDecompression: Decode compressed responses; on.
+        ///   - maximumBodySize: Largest body in bytes; 512 MiB.
+        ///   - maximumConnectionsPerHost: Connection limit per host; 0 (none).
+        ///   - userAgent: Default `User-Agent`.
+        public init(
+            connectTimeout: Duration = .seconds(10),
+            requestTimeout: Duration = .seconds(60),
+            httpVersion: HTTPVersion = .http2OverTLS,
+            caFile: String? = nil,
+            pinnedPublicKey: String? = nil,
+            automaticDecompression: Bool = true,
+            maximumBodySize: Int = 512 << 20,
+            maximumConnectionsPerHost: Int = 0,
+            userAgent: String = "CacheChain (libcurl)"
+        ) {
+            self.connectTimeout = connectTimeout
+            self.requestTimeout = requestTimeout
+            self.httpVersion = httpVersion
+            self.caFile = caFile
+            self.pinnedPublicKey = pinnedPublicKey
+            self.automaticDecompression = automaticDecompression
+            self.maximumBodySize = maximumBodySize
+            self.maximumConnectionsPerHost = maximumConnectionsPerHost
+            self.userAgent = userAgent
+        }
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, at least 1 for a positive duration.
+    var curlMilliseconds: Int {
+        let (seconds, attoseconds) = components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return milliseconds <= 0 && (seconds > 0 || attoseconds > 0) ? 1 : Int(clamping: milliseconds)
+    }
+}

@@ -1,0 +1,88 @@
+public import CacheChainCore
+import CacheChainPolicy
+import Foundation
+import HTTPTypes
+
+/// Follows redirects above the cache, so that the cache sees — and may store — every hop.
+///
+/// Put it first (outermost), e.g. in `Configuration.outerInterceptors`. A `301`, `302`, `303`, `307` or
+/// `308` with a `Location` is followed by sending the next hop through the whole pipeline again
+/// (``InterceptorContext/pipeline``), so each hop gets its own cache lookup and storage decision, as
+/// RFC 9111 allows for each response. `303` (and `301`/`302` after `POST`) continue with `GET` and no body;
+/// `307`/`308` keep the method and body. `Authorization` and `Cookie` are dropped when a hop leaves the
+/// original origin. More than ``maximumRedirects`` hops is an `invalid-request` error naming the chain.
+public struct RedirectInterceptor: HTTPInterceptor {
+    /// The most hops followed for one request.
+    public var maximumRedirects: Int
+
+    /// Creates the interceptor.
+    /// - Parameter maximumRedirects: The hop limit; 10 by default, like browsers' 20 and libcurl's 30 but stricter.
+    public init(maximumRedirects: Int = 10) {
+        self.maximumRedirects = maximumRedirects
+    }
+
+    private enum HopsKey: ContextValueKey { typealias Value = [String] }
+
+    /// Sends the request and follows the redirects it gets.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - context: Its context.
+    ///   - next: The rest of the chain.
+    /// - Returns: The final response, whose trace lists the hops followed.
+    /// - Throws: The chain's error, or `invalid-request` when there are too many hops.
+    public func intercept(_ request: PipelineRequest, context: InterceptorContext, next: Next) async throws -> PipelineResponse {
+        var response = try await next(request, context)
+        guard [301, 302, 303, 307, 308].contains(response.head.status.code),
+            let location = response.head.headerFields[.location],
+            let pipeline = context.pipeline,
+            let target = Self.resolve(location, against: request.head)
+        else { return response }
+        let hops = (context.values[HopsKey.self] ?? []) + [Self.url(of: request.head)]
+        guard hops.count <= maximumRedirects else {
+            throw CacheChainError(
+                .invalidRequest,
+                "more than \(maximumRedirects) redirects: \(hops.joined(separator: " → ")); raise maximumRedirects or fix the origin",
+                request: request.head
+            )
+        }
+        var nextRequest = request
+        nextRequest.head.scheme = target.scheme
+        nextRequest.head.authority = target.authority
+        nextRequest.head.path = target.path
+        let status = response.head.status.code
+        if status == 303 || ((status == 301 || status == 302) && request.head.method == .post) {
+            if nextRequest.head.method != .head { nextRequest.head.method = .get }
+            nextRequest.body = nil
+            nextRequest.head.headerFields[.contentType] = nil
+            nextRequest.head.headerFields[.contentLength] = nil
+        }
+        if target.scheme != request.head.scheme?.lowercased() || target.authority.lowercased() != request.head.authority?.lowercased() {
+            nextRequest.head.headerFields[.authorization] = nil
+            nextRequest.head.headerFields[.cookie] = nil
+        }
+        var inner = context
+        inner.values[HopsKey.self] = hops
+        let hop = CacheReason(.redirected, "\(status) → \(target.scheme)://\(target.authority)\(target.path)")
+        response = try await pipeline.send(nextRequest, context: inner)
+        response.trace.insert(hop, at: 0)
+        return response
+    }
+
+    private static func url(of request: HTTPRequest) -> String {
+        "\(request.scheme ?? "")://\(request.authority ?? "")\(request.path ?? "")"
+    }
+
+    private static func resolve(_ location: String, against request: HTTPRequest) -> InvalidationTarget? {
+        guard let base = URL(string: url(of: request)),
+            let resolved = URL(string: location.trimmingCharacters(in: .whitespaces), relativeTo: base)?.absoluteURL,
+            let components = URLComponents(url: resolved, resolvingAgainstBaseURL: true),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty
+        else { return nil }
+        let port = components.port.map { ":\($0)" } ?? ""
+        let query = components.percentEncodedQuery.map { "?\($0)" } ?? ""
+        let path = (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath) + query
+        let hostText = host.contains(":") ? "[\(host)]" : host
+        return InvalidationTarget(scheme: scheme, authority: hostText + port, path: path)
+    }
+}

@@ -1,0 +1,82 @@
+/// What the loopback origin answers for a path: status, headers, body, validators and an optional delay.
+///
+/// ```swift
+/// origin.route("/a", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "hello", etag: "\"v1\""))
+/// ```
+public struct LoopbackRoute: Sendable {
+    /// A response body.
+    public enum Body: Sendable {
+        /// These bytes.
+        case bytes([UInt8])
+        /// `count` bytes of a deterministic pattern (byte `i` is `i % 251`), streamed in 64 KiB chunks
+        /// without ever being held whole in memory.
+        case generated(count: Int)
+
+        /// The body's length in bytes.
+        public var count: Int {
+            switch self {
+            case .bytes(let bytes): bytes.count
+            case .generated(let count): count
+            }
+        }
+
+        /// The byte at `index` of a ``generated(count:)`` body.
+        public static func generatedByte(at index: Int) -> UInt8 { UInt8(index % 251) }
+    }
+
+    /// The status code.
+    public var status: Int
+    /// Header lines sent with every answer (a route's own `Date` replaces the server's).
+    public var headers: [LoopbackHeader]
+    /// The body.
+    public var body: Body
+    /// How long the server waits before answering (scheduled on the event loop, not slept).
+    public var delay: Duration?
+    /// The entity tag sent as `ETag` and compared with `If-None-Match` (e.g. `"v1"`, quotes included).
+    public var etag: String?
+    /// The `Last-Modified` date sent and compared with `If-Modified-Since`.
+    public var lastModified: String?
+
+    /// Creates a route.
+    /// - Parameters:
+    ///   - status: The status code; 200.
+    ///   - headers: `(name, value)` header lines.
+    ///   - body: The body.
+    ///   - delay: A delay before answering.
+    ///   - etag: The entity tag, with quotes.
+    ///   - lastModified: The `Last-Modified` HTTP-date.
+    public init(
+        status: Int = 200,
+        headers: [(String, String)] = [],
+        body: Body = .bytes([]),
+        delay: Duration? = nil,
+        etag: String? = nil,
+        lastModified: String? = nil
+    ) {
+        self.status = status
+        self.headers = headers.map { LoopbackHeader($0.0, $0.1) }
+        self.body = body
+        self.delay = delay
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+
+    /// Creates a route with a text body.
+    /// - Parameters:
+    ///   - status: The status code; 200.
+    ///   - headers: `(name, value)` header lines.
+    ///   - body: The body text (UTF-8).
+    ///   - delay: A delay before answering.
+    ///   - etag: The entity tag, with quotes.
+    ///   - lastModified: The `Last-Modified` HTTP-date.
+    public init(
+        status: Int = 200,
+        headers: [(String, String)] = [],
+        body: String,
+        delay: Duration? = nil,
+        etag: String? = nil,
+        lastModified: String? = nil
+    ) {
+        self.init(status: status, headers: headers, body: .bytes(Array(body.utf8)), delay: delay, etag: etag, lastModified: lastModified)
+    }
+}
