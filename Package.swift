@@ -88,8 +88,16 @@ let package = Package(
         // Release-mode benchmarks: CacheChain next to baselines measured in the same run (scripts/bench.sh).
         .executableTarget(
             name: "CacheChainBenchmarks",
-            dependencies: ["CacheChain", "CacheChainTesting"],
+            dependencies: ["CacheChain", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CCurl"],
             path: "Benchmarks/CacheChainBenchmarks",
+            swiftSettings: strictSettings
+        ),
+
+        // Examples: executables that run against the loopback origin, no network needed.
+        .executableTarget(
+            name: "QuickStart",
+            dependencies: ["CacheChain", "CacheChainCurl", "CacheChainLoopback"],
+            path: "Examples/QuickStart",
             swiftSettings: strictSettings
         ),
 

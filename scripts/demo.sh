@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-swift run -c release --product QuickStart "$@"
+swift run --product QuickStart "$@"

@@ -20,7 +20,9 @@ struct Measurement {
     }
 }
 
+
 /// Runs `body` `iterations` times after a warm-up and records each call's wall time.
+/// Nonisolated: call it from nonisolated code so that taking a sample costs no executor hop.
 func measure(_ name: String, iterations: Int, warmUp: Int = 1000, _ body: () async throws -> Void) async rethrows -> Measurement {
     for _ in 0..<warmUp { try await body() }
     var samples: [Double] = []

@@ -21,7 +21,7 @@ final class CurlMultiLoop: Sendable {
     private let commands = Mutex<[Command]>([])
 
     /// The multi handle pointer, shared with the loop thread.
-    private struct MultiHandle: @unchecked Sendable {
+    private struct MultiHandle: @unchecked Sendable {  // invariant: loop-thread only, except curl_multi_wakeup (below)
         // @unchecked Sendable invariant: the pointer is used only on the loop thread, except for
         // curl_multi_wakeup, which libcurl documents as callable from any thread; the handle is freed by
         // the loop thread after the last command, when no other thread can reach it.

@@ -9,7 +9,7 @@ import Synchronization
 /// from then on read and written only by that thread (libcurl calls the data callbacks from inside
 /// `curl_multi_perform` on that thread). ``finish(_:)`` resumes the caller exactly once and frees every
 /// C resource. Only ``isCancelled`` is touched by other threads, and it is atomic.
-final class CurlTransfer: @unchecked Sendable {
+final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the loop thread after submit (below)
     // @unchecked Sendable invariant: after `CurlMultiLoop.submit` the mutable state below is confined to
     // the loop thread; before it, only the creating task touches it. `isCancelled` is an Atomic.
 

@@ -55,6 +55,8 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
         var response = try await next(request, context)
         let responseTime = context.now
         guard response.cacheStatus == .miss || response.cacheStatus == .bypass else { return response }
+        // A 304 answers a conditional request: the RevalidationInterceptor freshens from it; it is never an entry.
+        guard response.head.status.code != 304 else { return response }
         let method = request.head.method
         if method == .head {
             await freshenStoredGet(with: response.head, request: request, context: context,

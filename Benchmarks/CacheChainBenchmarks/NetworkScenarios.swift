@@ -1,0 +1,82 @@
+import CCurl
+import CacheChain
+import CacheChainCurl
+import CacheChainLoopback
+import Foundation
+
+/// Scenario 6: a cache miss through `CurlTransport` alone and through the full pipeline, next to a plain
+/// libcurl loop (one reused easy handle, `curl_easy_perform`) against the same loopback origin; plus a
+/// memory hit on the same client for the hit/miss ratio.
+func runNetworkScenarios(iterations: Int) async throws {
+    let origin = try await LoopbackOrigin.start()
+    defer { Task { try? await origin.shutdown() } }
+    let sizes: [(String, Int)] = [("small (512 B)", 512), ("1 MiB", 1 << 20)]
+    for (label, size) in sizes {
+        let path = "/body-\(size)"
+        origin.route(path, LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: .generated(count: size)))
+        let url = origin.url(path)
+        let count = size > 4096 ? max(50, iterations / 20) : iterations
+        let request = try HTTPRequest(url: url)
+
+        let raw = try rawLibcurlLoop(url: url, iterations: count, expectedSize: size)
+
+        let transport = CurlTransport()
+        let context = InterceptorContext(cachePolicy: .reloadIgnoringLocalCacheData, storage: MemoryStorage(capacity: 1))
+        let transportOnly = try await measure("CurlTransport alone, \(label)", iterations: count, warmUp: 10) {
+            let response = try await transport.send(PipelineRequest(head: request), context: context)
+            precondition(response.body.count == size)
+        }
+
+        let client = HTTPCacheClient(transport: transport, configuration: .init(storage: MemoryStorage(capacity: 256 << 20)))
+        let missThroughChain = try await measure("full chain miss (stores), \(label)", iterations: count, warmUp: 10) {
+            let response = try await client.data(for: request, cachePolicy: .reloadIgnoringLocalCacheData)
+            precondition(response.cacheStatus == .miss && response.body.count == size)
+        }
+        let hit = try await measure("full chain memory hit, \(label)", iterations: count, warmUp: 10) {
+            let response = try await client.data(for: request)
+            precondition(response.cacheStatus == .hit)
+        }
+
+        print("\n== Network miss vs plain libcurl, \(label) body, loopback origin ==")
+        printComparison(transportOnly, raw)
+        printComparison(missThroughChain, raw)
+        printComparison(hit, missThroughChain)
+    }
+}
+
+/// The floor: one easy handle reused for every request, `curl_easy_perform` on this thread.
+private func rawLibcurlLoop(url: String, iterations: Int, expectedSize: Int) throws -> Measurement {
+    guard let easy = curl_easy_init() else { throw BenchmarkError("curl_easy_init failed") }
+    defer { curl_easy_cleanup(easy) }
+    final class Sink { var bytes: [UInt8] = [] }
+    let sink = Sink()
+    let callback: cachechain_curl_data_callback = { data, size, count, userdata in
+        guard let data, let userdata else { return 0 }
+        let sink = Unmanaged<Sink>.fromOpaque(userdata).takeUnretainedValue()
+        sink.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size * count))
+        return size * count
+    }
+    _ = cachechain_easy_setopt_string(easy, CURLOPT_URL, url)
+    _ = cachechain_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, callback)
+    _ = cachechain_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(sink).toOpaque())
+    var samples: [Double] = []
+    let clock = ContinuousClock()
+    for index in 0..<(iterations + 10) {
+        sink.bytes.removeAll(keepingCapacity: true)
+        let start = clock.now
+        let code = curl_easy_perform(easy)
+        let elapsed = clock.now - start
+        guard code == CURLE_OK, sink.bytes.count == expectedSize else {
+            throw BenchmarkError("plain libcurl loop failed: code \(code.rawValue), \(sink.bytes.count) bytes")
+        }
+        if index >= 10 {
+            samples.append(Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9)
+        }
+    }
+    return Measurement(name: "plain libcurl loop (1 easy handle)", samples: samples)
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,34 @@
+// QuickStart: a cached GET through the default chain and the libcurl transport.
+//
+// Starts a loopback origin on 127.0.0.1 (no network needed), asks for the same URL twice and prints
+// MISS then HIT with the decision trace, then shows revalidation and the management API.
+import CacheChain
+import CacheChainCurl
+import CacheChainLoopback
+import Foundation
+
+let origin = try await LoopbackOrigin.start()
+origin.route("/hello", LoopbackRoute(
+    headers: [("Cache-Control", "max-age=60"), ("Content-Type", "text/plain")],
+    body: "Hello from the origin!",
+    etag: "\"v1\""
+))
+
+let client = HTTPCacheClient(transport: CurlTransport())
+let request = try HTTPRequest(url: origin.url("/hello"))
+
+func show(_ label: String, _ response: PipelineResponse) {
+    let status = response.cacheStatus.rawValue.uppercased()
+    print("\(label): \(status.padding(toLength: 11, withPad: " ", startingAt: 0)) \(response.head.status.code) \"\(response.body.string ?? "")\"")
+    for reason in response.trace { print("    · \(reason)") }
+}
+
+print("CacheChain quick start — origin at \(origin.baseURL), transport \(CurlTransport.libcurlVersion)\n")
+show("1st GET", try await client.data(for: request))
+show("2nd GET", try await client.data(for: request))
+show("reloadRevalidatingCacheData", try await client.data(for: request, cachePolicy: .reloadRevalidatingCacheData))
+print("\norigin saw \(origin.requestCount(for: "/hello")) requests over \(origin.connectionCount) connection(s)")
+print("cache holds \(await client.currentMemoryUsage) bytes of \(await client.memoryCapacity)")
+try await client.removeAllCachedResponses()
+show("after removeAllCachedResponses", try await client.data(for: request))
+try await origin.shutdown()
