@@ -79,6 +79,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                httpTypes,
             ],
             swiftSettings: strictSettings
         ),
@@ -120,6 +121,17 @@ let package = Package(
         .testTarget(
             name: "CacheChainTests",
             dependencies: ["CacheChain", "CacheChainTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CacheChainLoopbackTests",
+            dependencies: [
+                "CacheChainLoopback",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

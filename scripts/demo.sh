@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-swift run --product QuickStart "$@"
+swift run QuickStart "$@"

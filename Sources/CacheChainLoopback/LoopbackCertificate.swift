@@ -32,16 +32,22 @@ public enum LoopbackCertificate {
         -----END PRIVATE KEY-----
         """
 
-    /// The certificate's public key pin in libcurl's format (`sha256//` + base64 of the SHA-256 of the
-    /// DER SubjectPublicKeyInfo), for `CurlTransport.Configuration.pinnedPublicKey`.
-    public static let publicKeyPin = "sha256//y1DBCkBpT909RS8gnsO7XOsWeGfFXbvMBBn5N2iaT/M="
+    /// The base64 of the SHA-256 of the certificate's DER SubjectPublicKeyInfo, computed once with
+    /// `openssl x509 -in cert.pem -pubkey -noout | openssl pkey -pubin -outform der
+    /// | openssl dgst -sha256 -binary | openssl base64`.
+    public static let publicKeySHA256Base64 = "y1DBCkBpT909RS8gnsO7XOsWeGfFXbvMBBn5N2iaT/M="
 
-    /// Writes ``certificatePEM`` to `cert.pem` in a directory, for clients that need a CA file path.
+    /// The certificate's public key pin in libcurl's format (`sha256//` + ``publicKeySHA256Base64``),
+    /// for `CurlTransport.Configuration.pinnedPublicKey`.
+    public static let publicKeyPin = "sha256//" + publicKeySHA256Base64
+
+    /// Writes ``certificatePEM`` to `cert.pem` in a directory (atomically, so concurrent writers are
+    /// harmless: the content never changes), for clients that need a CA file path.
     /// - Parameter directory: An existing, writable directory.
     /// - Returns: The file's path.
     /// - Throws: ``LoopbackError`` when the file cannot be written.
     public static func writeCertificate(to directory: String) throws -> String {
-        let path = (directory as NSString).appendingPathComponent("cachechain-loopback-cert.pem")
+        let path = (directory as NSString).appendingPathComponent("cert.pem")
         do {
             try Data(certificatePEM.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {

@@ -3,17 +3,25 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// The per-connection NIO handler: collects a request, asks the origin for its route, writes the answer.
+/// The per-connection NIO handler: collects a request, asks the router for its route, writes the answer.
+///
+/// Runs only on its channel's event loop. Requests on one connection are answered in order
+/// (`configureHTTPServerPipeline` holds back pipelined requests until the previous answer ended).
 final class LoopbackHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let origin: LoopbackOrigin
+    /// The size of one written chunk of a generated body.
+    static let chunkSize = 64 * 1024
+
+    private let router: LoopbackRouter
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
+    private var pendingDelay: Scheduled<Void>?
+    private var isActive = true
 
-    init(origin: LoopbackOrigin) {
-        self.origin = origin
+    init(router: LoopbackRouter) {
+        self.router = router
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -21,8 +29,8 @@ final class LoopbackHandler: ChannelInboundHandler {
         case .head(let head):
             self.head = head
             body.removeAll(keepingCapacity: true)
-        case .body(var buffer):
-            body.append(contentsOf: buffer.readBytes(length: buffer.readableBytes) ?? [])
+        case .body(let buffer):
+            body.append(contentsOf: buffer.readableBytesView)
         case .end:
             guard let head else { return }
             self.head = nil
@@ -32,20 +40,43 @@ final class LoopbackHandler: ChannelInboundHandler {
                 headers: head.headers.map { LoopbackHeader($0.name, $0.value) },
                 body: body
             )
-            let route = origin.answer(for: request)
+            body = []
+            let route = router.answer(for: request)
             let keepAlive = head.isKeepAlive
             let version = head.version
-            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            if let delay = route.delay {
-                let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
-                context.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) {
-                    let (handler, context) = loopBound.value
-                    handler.respond(route, to: request, version: version, keepAlive: keepAlive, context: context)
-                }
-            } else {
+            guard let delay = route.delay, delay > .zero else {
                 respond(route, to: request, version: version, keepAlive: keepAlive, context: context)
+                return
+            }
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            pendingDelay = context.eventLoop.scheduleTask(in: Self.timeAmount(delay)) {
+                let (handler, context) = loopBound.value
+                handler.pendingDelay = nil
+                guard handler.isActive else { return }
+                handler.respond(route, to: request, version: version, keepAlive: keepAlive, context: context)
             }
         }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        isActive = false
+        pendingDelay?.cancel()
+        pendingDelay = nil
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A client that vanishes mid-answer or fails the TLS handshake: nothing to answer, just close.
+        context.close(promise: nil)
+    }
+
+    /// A `Duration` as a NIO `TimeAmount`, saturating instead of overflowing.
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = duration.components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return .nanoseconds(seconds < 0 ? .min : .max) }
+        let (total, overflow2) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return .nanoseconds(overflow2 ? .max : total)
     }
 
     private func respond(
@@ -66,16 +97,24 @@ final class LoopbackHandler: ChannelInboundHandler {
         var status = route.status
         var body = route.body
         if isSafe, (200..<300).contains(status), Self.validatorsMatch(route, request) {
+            // 304 (RFC 9110 §15.4.5): no content; the representation's metadata headers stay (ETag,
+            // Cache-Control, Expires, Date, Vary, Last-Modified and the route's other fields), the
+            // content-describing ones go.
             status = 304
             body = .bytes([])
-            for name in ["Content-Type", "Content-Encoding", "Content-Language"] { headers.remove(name: name) }
+            for name in ["Content-Type", "Content-Encoding", "Content-Language", "Content-Range"] {
+                headers.remove(name: name)
+            }
         }
         headers.remove(name: "Content-Length")
-        if status != 304 && status != 204 { headers.add(name: "Content-Length", value: String(body.count)) }
+        headers.remove(name: "Transfer-Encoding")
+        // Every answer carries Content-Length except 1xx, 204 and 304, which must not (RFC 9110 §8.6).
+        let mayHaveLength = status >= 200 && status != 204 && status != 304
+        if mayHaveLength { headers.add(name: "Content-Length", value: String(body.count)) }
         if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
         let responseHead = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: status), headers: headers)
         context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
-        let sendsBody = request.method != "HEAD" && status != 304 && status != 204
+        let sendsBody = request.method != "HEAD" && mayHaveLength
         switch body {
         case .bytes(let bytes) where sendsBody && !bytes.isEmpty:
             context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: bytes)))), promise: nil)
@@ -87,20 +126,26 @@ final class LoopbackHandler: ChannelInboundHandler {
         }
     }
 
-    /// Writes a generated body one 64 KiB chunk at a time, each after the previous one was flushed.
+    /// Writes a generated body one 64 KiB chunk at a time; the next chunk is written only once the
+    /// previous one reached the socket, so memory stays bounded whatever the body's size.
     private func writeGenerated(from offset: Int, count: Int, keepAlive: Bool, context: ChannelHandlerContext) {
-        let chunkSize = min(64 * 1024, count - offset)
+        guard isActive else { return }
+        let chunkSize = min(Self.chunkSize, count - offset)
         var buffer = context.channel.allocator.buffer(capacity: chunkSize)
-        for index in offset..<(offset + chunkSize) { buffer.writeInteger(LoopbackRoute.Body.generatedByte(at: index)) }
+        LoopbackRoute.Body.writePattern(from: offset, count: chunkSize, into: &buffer)
         let next = offset + chunkSize
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
         context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer)))).whenComplete { result in
-            let (handler, context) = loopBound.value
             guard case .success = result else { return }
-            if next < count {
-                handler.writeGenerated(from: next, count: count, keepAlive: keepAlive, context: context)
-            } else {
-                handler.finish(keepAlive: keepAlive, context: context)
+            // Hop through the event loop so writes that complete synchronously do not nest the stack.
+            eventLoop.execute {
+                let (handler, context) = loopBound.value
+                if next < count {
+                    handler.writeGenerated(from: next, count: count, keepAlive: keepAlive, context: context)
+                } else {
+                    handler.finish(keepAlive: keepAlive, context: context)
+                }
             }
         }
     }
@@ -112,16 +157,21 @@ final class LoopbackHandler: ChannelInboundHandler {
         }
     }
 
-    private static func validatorsMatch(_ route: LoopbackRoute, _ request: LoopbackRequest) -> Bool {
+    /// Whether the request's validators select the route's representation (RFC 9110 §13.2.2):
+    /// `If-None-Match` (weak comparison, or `*`) when present, else `If-Modified-Since` (equal text, or
+    /// a parsed date no earlier than `Last-Modified`).
+    static func validatorsMatch(_ route: LoopbackRoute, _ request: LoopbackRequest) -> Bool {
         let noneMatch = request.headerValues("If-None-Match")
         if !noneMatch.isEmpty {
-            guard let etag = route.etag.flatMap({ EntityTag(parsing: $0) }) else { return false }
-            if noneMatch.contains(where: { $0.trimmingCharacters(in: .whitespaces) == "*" }) { return true }
-            return noneMatch.flatMap { EntityTag.parseList($0) }.contains { $0.weakMatches(etag) }
+            guard let etag = route.etag else { return false }
+            let members = noneMatch.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+            if members.contains("*") || members.contains(etag) { return true }
+            guard let tag = EntityTag(parsing: etag) else { return false }
+            return noneMatch.flatMap { EntityTag.parseList($0) }.contains { $0.weakMatches(tag) }
         }
-        guard let since = request.header("If-Modified-Since").flatMap(HTTPDate.parse),
-            let modified = route.lastModified.flatMap(HTTPDate.parse)
-        else { return false }
-        return modified <= since
+        guard let since = request.header("If-Modified-Since"), let lastModified = route.lastModified else { return false }
+        if since.trimmingCharacters(in: .whitespaces) == lastModified.trimmingCharacters(in: .whitespaces) { return true }
+        guard let sinceDate = HTTPDate.parse(since), let modifiedDate = HTTPDate.parse(lastModified) else { return false }
+        return modifiedDate <= sinceDate
     }
 }

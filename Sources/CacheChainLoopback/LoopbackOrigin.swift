@@ -16,34 +16,24 @@ import Synchronization
 /// ```
 /// Built on SwiftNIO (HTTP/1.1 with keep-alive) and NIOSSL. It binds an ephemeral port, answers
 /// conditional `GET`/`HEAD` requests with `304` when the route's validators match, adds `Date` and
-/// `Content-Length` to every answer, logs and counts every request and connection.
+/// `Content-Length` to every answer (except `204` and `304`), logs and counts every request and connection.
 public final class LoopbackOrigin: Sendable {
     /// A route that computes its answer from the request.
     public typealias Handler = @Sendable (LoopbackRequest) -> LoopbackRoute
-
-    enum RouteEntry: Sendable {
-        case fixed(LoopbackRoute)
-        case dynamic(Handler)
-    }
-
-    struct State {
-        var routes: [String: RouteEntry] = [:]
-        var requests: [LoopbackRequest] = []
-        var connections = 0
-        var isShutDown = false
-    }
 
     /// Whether the origin serves HTTPS.
     public let isTLS: Bool
     /// The port it listens on.
     public let port: Int
-    let state = Mutex(State())
+    private let router: LoopbackRouter
+    private let isShutDown = Mutex(false)
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
 
-    private init(isTLS: Bool, port: Int, group: MultiThreadedEventLoopGroup, channel: any Channel) {
+    private init(isTLS: Bool, port: Int, router: LoopbackRouter, group: MultiThreadedEventLoopGroup, channel: any Channel) {
         self.isTLS = isTLS
         self.port = port
+        self.router = router
         self.group = group
         self.channel = channel
     }
@@ -56,29 +46,26 @@ public final class LoopbackOrigin: Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         do {
             let sslContext = try tls ? makeSSLContext() : nil
-            let box = OriginBox()
+            let router = LoopbackRouter()
             let bootstrap = ServerBootstrap(group: group)
                 .serverChannelOption(.backlog, value: 512)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        guard let origin = box.origin.withLock({ $0 }) else { return }
-                        origin.state.withLock { $0.connections += 1 }
+                        router.connectionAccepted()
                         if let sslContext {
                             try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
                         }
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        try channel.pipeline.syncOperations.addHandler(LoopbackHandler(origin: origin))
+                        try channel.pipeline.syncOperations.addHandler(LoopbackHandler(router: router))
                     }
                 }
             let channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
             guard let port = channel.localAddress?.port else {
                 throw LoopbackError("the loopback origin bound no port")
             }
-            let origin = LoopbackOrigin(isTLS: tls, port: port, group: group, channel: channel)
-            box.origin.withLock { $0 = origin }
-            return origin
+            return LoopbackOrigin(isTLS: tls, port: port, router: router, group: group, channel: channel)
         } catch let error as LoopbackError {
             try? await group.shutdownGracefully()
             throw error
@@ -102,7 +89,7 @@ public final class LoopbackOrigin: Sendable {
     ///   - path: The path, e.g. `/a` or `/a?x=1`.
     ///   - route: The answer.
     public func route(_ path: String, _ route: LoopbackRoute) {
-        state.withLock { $0.routes[path] = .fixed(route) }
+        router.set(.fixed(route), for: path)
     }
 
     /// Sets a dynamic answer for a path, computed from each request.
@@ -110,27 +97,27 @@ public final class LoopbackOrigin: Sendable {
     ///   - path: The path.
     ///   - handler: Computes the answer.
     public func route(_ path: String, handler: @escaping Handler) {
-        state.withLock { $0.routes[path] = .dynamic(handler) }
+        router.set(.dynamic(handler), for: path)
     }
 
     /// Every request received so far, in order.
-    public var receivedRequests: [LoopbackRequest] { state.withLock { $0.requests } }
+    public var receivedRequests: [LoopbackRequest] { router.state.withLock { $0.requests } }
 
     /// How many requests were received for a path (exactly, or without the query).
     /// - Parameter path: The path.
     /// - Returns: The count.
     public func requestCount(for path: String) -> Int {
-        state.withLock { state in
-            state.requests.count { $0.path == path || (!path.contains("?") && $0.pathWithoutQuery == path) }
+        router.state.withLock { state in
+            state.requests.count { $0.path == path || $0.pathWithoutQuery == path }
         }
     }
 
     /// The number of TCP connections accepted so far (keep-alive keeps it low).
-    public var connectionCount: Int { state.withLock { $0.connections } }
+    public var connectionCount: Int { router.state.withLock { $0.connections } }
 
     /// Forgets the request log and connection count.
     public func resetCounts() {
-        state.withLock {
+        router.state.withLock {
             $0.requests.removeAll()
             $0.connections = 0
         }
@@ -139,9 +126,9 @@ public final class LoopbackOrigin: Sendable {
     /// Stops listening, closes every connection and the event loop. Safe to call twice.
     /// - Throws: ``LoopbackError`` when the event loop cannot be shut down.
     public func shutdown() async throws {
-        let first = state.withLock { state in
-            defer { state.isShutDown = true }
-            return !state.isShutDown
+        let first = isShutDown.withLock { isShutDown in
+            defer { isShutDown = true }
+            return !isShutDown
         }
         guard first else { return }
         try? await channel.close()
@@ -152,18 +139,6 @@ public final class LoopbackOrigin: Sendable {
         }
     }
 
-    func answer(for request: LoopbackRequest) -> LoopbackRoute {
-        let entry = state.withLock { state -> RouteEntry? in
-            state.requests.append(request)
-            return state.routes[request.path] ?? state.routes[String(request.pathWithoutQuery)]
-        }
-        switch entry {
-        case .fixed(let route): return route
-        case .dynamic(let handler): return handler(request)
-        case nil: return LoopbackRoute(status: 404, headers: [("Content-Type", "text/plain")], body: "no route for \(request.path)")
-        }
-    }
-
     private static func makeSSLContext() throws -> NIOSSLContext {
         let certificate = try NIOSSLCertificate(bytes: Array(LoopbackCertificate.certificatePEM.utf8), format: .pem)
         let key = try NIOSSLPrivateKey(bytes: Array(LoopbackCertificate.privateKeyPEM.utf8), format: .pem)
@@ -171,9 +146,4 @@ public final class LoopbackOrigin: Sendable {
         configuration.applicationProtocols = ["http/1.1"]
         return try NIOSSLContext(configuration: configuration)
     }
-}
-
-/// Lets the child channel initializer reach the origin created after `bind` returns.
-private final class OriginBox: Sendable {
-    let origin = Mutex<LoopbackOrigin?>(nil)
 }

@@ -1,3 +1,5 @@
+import NIOCore
+
 /// What the loopback origin answers for a path: status, headers, body, validators and an optional delay.
 ///
 /// ```swift
@@ -20,8 +22,24 @@ public struct LoopbackRoute: Sendable {
             }
         }
 
-        /// The byte at `index` of a ``generated(count:)`` body.
+        /// The byte at `index` of a ``generated(count:)`` body: `UInt8(index % 251)`.
+        /// - Parameter index: The byte's offset in the body, from 0.
+        /// - Returns: The byte.
         public static func generatedByte(at index: Int) -> UInt8 { UInt8(index % 251) }
+
+        /// One pattern period followed by one chunk, so any chunk is a single contiguous slice.
+        private static let patternTable: [UInt8] = (0..<(251 + LoopbackHandler.chunkSize)).map { generatedByte(at: $0) }
+
+        /// Appends bytes `offset ..< offset + count` of the generated pattern to a buffer.
+        static func writePattern(from offset: Int, count: Int, into buffer: inout ByteBuffer) {
+            var written = 0
+            while written < count {
+                let start = (offset + written) % 251
+                let length = min(count - written, LoopbackHandler.chunkSize)
+                buffer.writeBytes(patternTable[start..<(start + length)])
+                written += length
+            }
+        }
     }
 
     /// The status code.
