@@ -12,6 +12,13 @@ let strictSettings: [SwiftSetting] = [
 
 let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+/// SwiftNIO's HTTP/1.1 server stack with TLS: the loopback origin and its test client.
+let nioHTTPServer: [Target.Dependency] = [
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+    .product(name: "NIOHTTP1", package: "swift-nio"),
+    .product(name: "NIOSSL", package: "swift-nio-ssl"),
+]
 
 let package = Package(
     name: "CacheChain",
@@ -73,14 +80,7 @@ let package = Package(
         // A programmable HTTP/HTTPS origin on 127.0.0.1 (SwiftNIO + NIOSSL) for tests, the demo and benchmarks.
         .target(
             name: "CacheChainLoopback",
-            dependencies: [
-                "CacheChainPolicy",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                httpTypes,
-            ],
+            dependencies: ["CacheChainPolicy"] + nioHTTPServer,
             swiftSettings: strictSettings
         ),
         // Test support for users and for us: storage conformance suite, scripted transport, manual clock.
@@ -125,13 +125,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CacheChainLoopbackTests",
-            dependencies: [
-                "CacheChainLoopback",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ],
+            dependencies: ["CacheChainLoopback"] + nioHTTPServer,
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -46,16 +46,12 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
         self.maximumBodySize = configuration.maximumBodySize
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        do {
-            try configure(request: request, configuration: configuration, timeout: timeout)
-        } catch {
-            releaseResources()
-            throw error
-        }
+        // Every stored property is set, so if configure throws, deinit runs and releases the handle.
+        try configure(request: request, configuration: configuration, timeout: timeout)
     }
 
     deinit {
-        // finish(_:) normally released everything; this covers a transfer that was never submitted.
+        // finish(_:) normally released everything; this covers a transfer never submitted or whose set-up failed.
         releaseResourcesIfNeeded()
     }
 
@@ -210,10 +206,6 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
 
     private func releaseResourcesIfNeeded() {
         guard !released else { return }
-        releaseResources()
-    }
-
-    private func releaseResources() {
         released = true
         curl_easy_cleanup(easy)
         if let headerList { curl_slist_free_all(headerList) }

@@ -65,12 +65,7 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
         case .useStoredAndRevalidate(let index, _, _, _) where context.revalidationQueue == nil || context.pipeline == nil:
             // Background revalidation is off (or there is no pipeline to re-send through): validate in line.
             trace.append(CacheReason(.staleWhileRevalidate, "background revalidation is disabled; validating now"))
-            var inner = context
-            inner.values[ValidationCandidatesKey.self] = ValidationCandidates(
-                entries: [entries[index]],
-                isApplicationConditional: Self.isConditional(request.head)
-            )
-            return try await fetch(request, context: inner, next: next, fallback: entries[index], key: key, trace: trace)
+            return try await validate([entries[index]], request, context: context, next: next, key: key, trace: trace)
 
         case .useStoredAndRevalidate(let index, _, _, _):
             context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
@@ -78,13 +73,7 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
             return serve(entries[index], status: .stale, request: request, context: context, trace: trace)
 
         case .validate(let indices, _, _):
-            var inner = context
-            inner.values[ValidationCandidatesKey.self] = ValidationCandidates(
-                entries: indices.map { entries[$0] },
-                isApplicationConditional: Self.isConditional(request.head)
-            )
-            let fallback = indices.first.map { entries[$0] }
-            return try await fetch(request, context: inner, next: next, fallback: fallback, key: key, trace: trace)
+            return try await validate(indices.map { entries[$0] }, request, context: context, next: next, key: key, trace: trace)
 
         case .fetch:
             var outgoing = request
@@ -128,6 +117,24 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
             context.logger.warning("cache lookup failed; treating as a miss", metadata: ["key": "\(key)"])
             return []
         }
+    }
+
+    /// Hands stored variants to the ``RevalidationInterceptor`` (through the context) and fetches, with the
+    /// first variant as the `stale-if-error` fallback.
+    private func validate(
+        _ candidates: [CacheEntry],
+        _ request: PipelineRequest,
+        context: InterceptorContext,
+        next: Next,
+        key: CacheKey,
+        trace: [CacheReason]
+    ) async throws -> PipelineResponse {
+        var inner = context
+        inner.values[ValidationCandidatesKey.self] = ValidationCandidates(
+            entries: candidates,
+            isApplicationConditional: Self.isConditional(request.head)
+        )
+        return try await fetch(request, context: inner, next: next, fallback: candidates.first, key: key, trace: trace)
     }
 
     private func fetch(

@@ -1,6 +1,5 @@
 public import CacheChainCore
 import CacheChainPolicy
-import Foundation
 import HTTPTypes
 
 /// Follows redirects above the cache, so that the cache sees — and may store — every hop.
@@ -35,7 +34,7 @@ public struct RedirectInterceptor: HTTPInterceptor {
         guard [301, 302, 303, 307, 308].contains(response.head.status.code),
             let location = response.head.headerFields[.location],
             let pipeline = context.pipeline,
-            let target = Self.resolve(location, against: request.head)
+            let target = InvalidationTarget(resolving: location, against: request.head)
         else { return response }
         let hops = (context.values[HopsKey.self] ?? []) + [Self.url(of: request.head)]
         guard hops.count <= maximumRedirects else {
@@ -70,19 +69,5 @@ public struct RedirectInterceptor: HTTPInterceptor {
 
     private static func url(of request: HTTPRequest) -> String {
         "\(request.scheme ?? "")://\(request.authority ?? "")\(request.path ?? "")"
-    }
-
-    private static func resolve(_ location: String, against request: HTTPRequest) -> InvalidationTarget? {
-        guard let base = URL(string: url(of: request)),
-            let resolved = URL(string: location.trimmingCharacters(in: .whitespaces), relativeTo: base)?.absoluteURL,
-            let components = URLComponents(url: resolved, resolvingAgainstBaseURL: true),
-            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = components.host, !host.isEmpty
-        else { return nil }
-        let port = components.port.map { ":\($0)" } ?? ""
-        let query = components.percentEncodedQuery.map { "?\($0)" } ?? ""
-        let path = (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath) + query
-        let hostText = host.contains(":") ? "[\(host)]" : host
-        return InvalidationTarget(scheme: scheme, authority: hostText + port, path: path)
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 public import HTTPTypes
 
 extension CachePolicyEngine {
@@ -16,29 +15,15 @@ extension CachePolicyEngine {
         guard !safe.contains(request.method), (200..<400).contains(response.status.code),
             let scheme = request.scheme?.lowercased(), let authority = request.authority
         else { return [] }
-        let path = request.path ?? "/"
-        var targets = [InvalidationTarget(scheme: scheme, authority: authority, path: path)]
-        guard let base = URL(string: "\(scheme)://\(authority)\(path)") else { return targets }
+        let own = InvalidationTarget(scheme: scheme, authority: authority, path: request.path ?? "/")
+        var targets = [own]
         for name in [HTTPField.Name.location, .contentLocation] {
-            guard let value = response.headerFields[name]?.trimmingOWS(), !value.isEmpty,
-                let resolved = URL(string: value, relativeTo: base)?.absoluteURL,
-                let components = URLComponents(url: resolved, resolvingAgainstBaseURL: true),
-                let targetScheme = components.scheme?.lowercased(), let host = components.host?.lowercased(),
-                Self.sameOrigin(base, scheme: targetScheme, host: host, port: components.port)
+            guard let value = response.headerFields[name],
+                let target = InvalidationTarget(resolving: value, against: request),
+                target.hasSameOrigin(as: own), !targets.contains(target)
             else { continue }
-            let defaultPort = targetScheme == "https" ? 443 : 80
-            let portPart = components.port.flatMap { $0 == defaultPort ? nil : ":\($0)" } ?? ""
-            let query = components.percentEncodedQuery.map { "?\($0)" } ?? ""
-            let targetPath = (components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath) + query
-            let target = InvalidationTarget(scheme: targetScheme, authority: host + portPart, path: targetPath)
-            if !targets.contains(target) { targets.append(target) }
+            targets.append(target)
         }
         return targets
-    }
-
-    private static func sameOrigin(_ base: URL, scheme: String, host: String, port: Int?) -> Bool {
-        guard let baseScheme = base.scheme?.lowercased(), let baseHost = base.host?.lowercased() else { return false }
-        func effective(_ port: Int?, _ scheme: String) -> Int? { port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil) }
-        return baseScheme == scheme && baseHost == host && effective(base.port, baseScheme) == effective(port, scheme)
     }
 }

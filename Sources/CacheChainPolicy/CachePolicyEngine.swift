@@ -38,17 +38,9 @@ public struct CachePolicyEngine: Sendable {
     func requestDirectives(_ request: HTTPRequest) -> (directives: CacheControl, pragmaNoCache: Bool) {
         let directives = CacheControl(request.headerFields)
         let hasCacheControl = request.headerFields[.cacheControl] != nil
-        let pragma = request.headerFields[values: .pragmaField].contains { value in
+        let pragma = request.headerFields[values: .pragma].contains { value in
             CacheControl.splitOutsideQuotes(value).contains { $0.trimmingOWS().lowercased() == "no-cache" }
         }
         return (directives, !hasCacheControl && pragma)
-    }
-}
-
-extension HTTPField.Name {
-    /// `Pragma` (RFC 9111 §5.4), deprecated but still read for `no-cache`.
-    static var pragmaField: HTTPField.Name {
-        // "Pragma" is a valid token; the failable initializer only rejects invalid field names.
-        HTTPField.Name("Pragma") ?? .cacheControl
     }
 }
