@@ -28,6 +28,9 @@ public struct CacheChainError: Error, Sendable, CustomStringConvertible {
         public static let notInCache = Code(rawValue: "not-in-cache")
         /// A storage backend failed.
         public static let storageFailed = Code(rawValue: "storage-failed")
+        /// A file-backed body could not be read (missing, truncated or unreadable file), or was larger than
+        /// the limit given to ``HTTPBody/collect(upTo:)``.
+        public static let bodyUnreadable = Code(rawValue: "body-unreadable")
         /// A stored entry failed its integrity check (it is removed).
         public static let integrityCheckFailed = Code(rawValue: "integrity-check-failed")
         /// An interceptor broke the chain's contract (for example called `next` twice).

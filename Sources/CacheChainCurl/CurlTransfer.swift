@@ -13,7 +13,7 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
     // @unchecked Sendable invariant: after `CurlMultiLoop.submit` the mutable state below is confined to
     // the loop thread; before it, only the creating task touches it. `isCancelled` is an Atomic.
 
-    typealias Outcome = Result<(HTTPResponse, [UInt8]), CacheChainError>
+    typealias Outcome = Result<(HTTPResponse, HTTPBody), CacheChainError>
 
     let id: UInt64
     let easy: UnsafeMutableRawPointer
@@ -21,10 +21,16 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
     let isCancelled = Atomic<Bool>(false)
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
-    private var continuation: CheckedContinuation<(HTTPResponse, [UInt8]), any Error>?
+    private var continuation: CheckedContinuation<(HTTPResponse, HTTPBody), any Error>?
     private var head = CurlResponseHead()
     private var body: [UInt8] = []
+    /// Set once the body outgrows `inMemoryBodyLimit`: from then on every byte goes to the file.
+    private var spool: BodyFileWriter?
+    private var spoolFailure: CacheChainError?
+    private var bodyCount = 0
     private let maximumBodySize: Int
+    private let inMemoryBodyLimit: Int
+    private let spoolDirectory: String
     private var exceededMaximum = false
     private var decodesContent = false
     private var released = false
@@ -44,6 +50,8 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
         self.easy = easy
         self.request = request.head
         self.maximumBodySize = configuration.maximumBodySize
+        self.inMemoryBodyLimit = configuration.inMemoryBodyLimit
+        self.spoolDirectory = configuration.spoolDirectory
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         // Every stored property is set, so if configure throws, deinit runs and releases the handle.
@@ -96,7 +104,8 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
         }
         if let body = request.body, head.method != .get, head.method != .head {
             try set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int(body.count))
-            let code = body.bytes.withUnsafeBufferPointer { buffer in
+            let bytes = try body.collect()  // request bodies are sent from memory (libcurl copies them)
+            let code = bytes.withUnsafeBufferPointer { buffer in
                 cachechain_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: buffer.baseAddress ?? UnsafePointer(bitPattern: 1)))
             }
             try check(code, "request body")
@@ -157,17 +166,41 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
 
     // MARK: - Loop-thread side
 
-    func install(_ continuation: CheckedContinuation<(HTTPResponse, [UInt8]), any Error>) {
+    func install(_ continuation: CheckedContinuation<(HTTPResponse, HTTPBody), any Error>) {
         self.continuation = continuation
     }
 
     func appendBody(_ pointer: UnsafeRawBufferPointer) -> Bool {
-        if body.count + pointer.count > maximumBodySize {
+        if bodyCount + pointer.count > maximumBodySize {
             exceededMaximum = true
             return false
         }
-        body.append(contentsOf: pointer)
-        return true
+        bodyCount += pointer.count
+        do throws(CacheChainError) {
+            if let spool {
+                try spool.append(pointer)
+            } else if bodyCount > inMemoryBodyLimit {
+                // Spool from here on: memory stays bounded by the limit whatever the body's size.
+                let writer = try BodyFileWriter(directory: spoolDirectory)
+                spool = writer
+                try writer.append(body)
+                body = []
+                try writer.append(pointer)
+            } else {
+                body.append(contentsOf: pointer)
+            }
+            return true
+        } catch {
+            spoolFailure = error
+            return false
+        }
+    }
+
+    /// The received body: in memory, or the spool file.
+    private func takeBody() throws(CacheChainError) -> HTTPBody {
+        guard let spool else { return HTTPBody(body) }
+        self.spool = nil
+        return try spool.finish()
     }
 
     func appendHeaderLine(_ pointer: UnsafeRawBufferPointer) {
@@ -183,6 +216,13 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
         var status = 0
         _ = cachechain_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         var response = head.response(status: status)
+        let body: HTTPBody
+        do throws(CacheChainError) {
+            body = try takeBody()
+        } catch {
+            finish(.failure(error))
+            return
+        }
         if decodesContent, let encoding = response.headerFields[.contentEncoding],
             encoding.lowercased() != "identity", request.method != .head
         {
@@ -196,6 +236,8 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
     /// Resumes the caller exactly once and releases every C resource.
     func finish(_ outcome: Outcome) {
         releaseResourcesIfNeeded()
+        spool?.discard()  // a failed or cancelled transfer leaves no spool file behind
+        spool = nil
         guard let continuation else { return }
         self.continuation = nil
         switch outcome {
@@ -224,6 +266,13 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
             return CacheChainError(.timedOut, "\(url) timed out (\(text)); raise the timeout or check the origin", request: request)
+        case CURLE_WRITE_ERROR where spoolFailure != nil:
+            return CacheChainError(
+                .transportFailed,
+                "the response from \(url) could not be spooled to \(spoolDirectory): \(spoolFailure?.message ?? "write failed"); free disk space or set CurlTransport.Configuration.spoolDirectory",
+                request: request,
+                underlying: spoolFailure
+            )
         case CURLE_WRITE_ERROR where exceededMaximum, CURLE_FILESIZE_EXCEEDED:
             return CacheChainError(
                 .transportFailed,

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension CurlTransport {
     /// Settings of a ``CurlTransport``.
@@ -27,8 +27,14 @@ extension CurlTransport {
         /// cache stores is consistent. Not applied when the request sets its own `Accept-Encoding`.
         public var automaticDecompression: Bool
         /// The largest response body accepted, in bytes; larger bodies fail with a clear error instead of
-        /// exhausting memory.
+        /// filling the disk.
         public var maximumBodySize: Int
+        /// Bodies up to this many bytes are kept in memory; a larger body is spooled to a temporary file in
+        /// ``spoolDirectory`` as it arrives and returned file-backed (see ``HTTPBody/file``), so memory stays
+        /// bounded whatever the body's size.
+        public var inMemoryBodyLimit: Int
+        /// Where large bodies are spooled; each file is deleted when its body is released.
+        public var spoolDirectory: String
         /// The most connections kept open per host (libcurl's `CURLMOPT_MAX_HOST_CONNECTIONS`; 0 = no limit).
         public var maximumConnectionsPerHost: Int
         /// The `User-Agent` sent when the request has none.
@@ -42,7 +48,9 @@ extension CurlTransport {
         ///   - caFile: CA file instead of the system store.
         ///   - pinnedPublicKey: Public key pin (`sha256//…`).
         ///   - automaticDecompression: Decode compressed responses; on.
-        ///   - maximumBodySize: Largest body in bytes; 512 MiB.
+        ///   - maximumBodySize: Largest body in bytes; 8 GiB.
+        ///   - inMemoryBodyLimit: Largest body kept in memory; 4 MiB.
+        ///   - spoolDirectory: Where larger bodies are spooled; `cachechain-spool` in the temporary directory.
         ///   - maximumConnectionsPerHost: Connection limit per host; 0 (none).
         ///   - userAgent: Default `User-Agent`.
         public init(
@@ -52,7 +60,9 @@ extension CurlTransport {
             caFile: String? = nil,
             pinnedPublicKey: String? = nil,
             automaticDecompression: Bool = true,
-            maximumBodySize: Int = 512 << 20,
+            maximumBodySize: Int = 8 << 30,
+            inMemoryBodyLimit: Int = 4 << 20,
+            spoolDirectory: String = NSTemporaryDirectory() + "cachechain-spool",
             maximumConnectionsPerHost: Int = 0,
             userAgent: String = "CacheChain (libcurl)"
         ) {
@@ -63,6 +73,8 @@ extension CurlTransport {
             self.pinnedPublicKey = pinnedPublicKey
             self.automaticDecompression = automaticDecompression
             self.maximumBodySize = maximumBodySize
+            self.inMemoryBodyLimit = inMemoryBodyLimit
+            self.spoolDirectory = spoolDirectory
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.userAgent = userAgent
         }

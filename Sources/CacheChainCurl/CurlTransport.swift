@@ -63,6 +63,6 @@ public final class CurlTransport: HTTPTransport {
         } onCancel: {
             loop.cancel(transfer)
         }
-        return PipelineResponse(head: head, body: HTTPBody(body))
+        return PipelineResponse(head: head, body: body)
     }
 }

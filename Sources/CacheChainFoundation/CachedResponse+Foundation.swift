@@ -12,16 +12,19 @@ extension CachedResponse {
     /// `userInfo` becomes `[name: JSON text]`, since Foundation's dictionary is untyped. Repeated response
     /// fields are joined with `, ` by `HTTPURLResponse` (its `allHeaderFields` cannot hold duplicates).
     /// - Parameter url: The URL the response answers.
-    /// - Returns: The Foundation value, or `nil` when `url` is not a valid response URL.
+    /// - Returns: The Foundation value, or `nil` when `url` is not a valid response URL or a file-backed body
+    ///   cannot be read (`CachedURLResponse` holds its data in memory).
     public func cachedURLResponse(for url: URL) -> CachedURLResponse? {
-        guard let http = HTTPURLResponse(httpResponse: response, url: url) else { return nil }
+        guard let http = HTTPURLResponse(httpResponse: response, url: url), let data = try? body.collect() else {
+            return nil
+        }
         var info: [AnyHashable: Any] = [:]
         for name in userInfo.names {
             if let text = userInfo.jsonText(forName: name) { info[name] = text }
         }
         return CachedURLResponse(
             response: http,
-            data: Data(body.bytes),
+            data: Data(data),
             userInfo: info.isEmpty ? nil : info,
             storagePolicy: storagePolicy.urlCacheStoragePolicy
         )

@@ -16,7 +16,7 @@ extension HTTPCacheClient {
         guard let url = request.url, let http = HTTPURLResponse(httpResponse: response.head, url: url) else {
             throw CacheChainError(.invalidRequest, "the response to \(request.url?.absoluteString ?? "?") cannot be expressed as an HTTPURLResponse")
         }
-        return (Data(response.body.bytes), http)
+        return (Data(try response.body.collect()), http)
     }
 
     /// Sends a `URLRequest` through the cache and returns CacheChain's response, with its cache status and trace.

@@ -87,7 +87,18 @@ extension StorageConformanceSuite {
         try await storage.store(empty)
         try await storage.store(large)
         try expect(try await storage.entries(for: empty.key).first?.cached.body.isEmpty == true, "bodies", "empty body changed")
-        try expect(try await storage.entries(for: large.key).first?.cached.body.bytes == bytes, "bodies", "1 MiB body changed")
+        try expect(try await storage.entries(for: large.key).first?.cached.body.collect() == bytes, "bodies", "1 MiB body changed")
+
+        // A file-backed body (what transports produce for large responses) must read back byte for byte,
+        // even after the producer released its file.
+        let directory = NSTemporaryDirectory() + "cachechain-conformance-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let writer = try BodyFileWriter(directory: directory)
+        try writer.append(bytes)
+        let spooled = makeEntry(path: "/spooled", body: try writer.finish())
+        try await storage.store(spooled)
+        let read = try await storage.entries(for: spooled.key).first?.cached.body
+        try expect(try read?.collect() == bytes, "bodies", "file-backed 1 MiB body changed")
     }
 
     static func manyKeys(_ storage: any CacheStorage) async throws {

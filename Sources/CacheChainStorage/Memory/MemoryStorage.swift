@@ -28,15 +28,27 @@ public actor MemoryStorage: CacheStorage {
     public private(set) var capacity: Int
     /// The maximum number of stored variants.
     public let countLimit: Int
+    /// The largest entry (``CacheEntry/cost``) kept; larger ones are not stored. Like `URLCache`, which keeps
+    /// out of memory any response above a fraction of the capacity, this stops one huge download from
+    /// evicting everything else.
+    public let maximumEntryCost: Int
 
     /// Creates an empty memory backend.
     /// - Parameters:
     ///   - capacity: The byte limit (sum of ``CacheEntry/cost``); 10 MiB by default.
     ///   - countLimit: The maximum number of variants; unlimited by default.
-    ///   - events: Receives an ``CacheEvent/Kind/evicted`` event per evicted variant.
-    public init(capacity: Int = 10 * 1024 * 1024, countLimit: Int = .max, events: CacheEventSink = .none) {
+    ///   - maximumEntryCost: The largest entry kept; by default the whole capacity.
+    ///   - events: Receives an ``CacheEvent/Kind/evicted`` event per evicted variant and a
+    ///     ``CacheEvent/Kind/storageError`` event when a file-backed body cannot be read.
+    public init(
+        capacity: Int = 10 * 1024 * 1024,
+        countLimit: Int = .max,
+        maximumEntryCost: Int? = nil,
+        events: CacheEventSink = .none
+    ) {
         self.capacity = max(0, capacity)
         self.countLimit = max(0, countLimit)
+        self.maximumEntryCost = max(0, maximumEntryCost ?? capacity)
         self.events = events
     }
 
@@ -58,12 +70,24 @@ public actor MemoryStorage: CacheStorage {
 
     /// Stores an entry as the most recently used, replacing the variant with the same variant key, then
     /// evicts least-recently-used variants until the limits hold.
+    ///
+    /// A file-backed body is read into memory first (the memory tier never keeps files open); when that
+    /// read fails the entry is not stored and a ``CacheEvent/Kind/storageError`` event says why.
     /// - Parameter entry: The entry.
-    /// - Complexity: O(1) amortized, plus O(1) per evicted variant.
+    /// - Complexity: O(1) amortized, plus O(1) per evicted variant (plus reading a file-backed body).
     public func store(_ entry: CacheEntry) {
         guard entry.cached.storagePolicy != .notAllowed else { return }
         let cost = entry.cost
-        guard cost <= capacity, countLimit > 0 else { return }
+        guard cost <= capacity, cost <= maximumEntryCost, countLimit > 0 else { return }
+        var entry = entry
+        if entry.cached.body.file != nil {
+            do throws(CacheChainError) {
+                entry.cached.body = try entry.cached.body.loadedIntoMemory()
+            } catch {
+                events.emit(CacheEvent(.storageError, key: entry.key, reasons: [error.shortDescription], bytes: cost))
+                return
+            }
+        }
         if let existing = index[entry.key]?[entry.variantKey] {
             removeSlot(existing, key: entry.key, variantKey: entry.variantKey)
         }

@@ -1,0 +1,116 @@
+extension HTTPBody {
+    /// The default chunk size for reading file-backed bodies: 256 KiB.
+    public static let defaultChunkSize = 256 * 1024
+
+    /// Calls `consume` with the body's bytes in order, at most `maximumSize` bytes at a time.
+    ///
+    /// An in-memory body is passed in one call; a file-backed body is read into one reused buffer, so memory
+    /// stays bounded by `maximumSize` whatever the body's size.
+    /// - Parameters:
+    ///   - maximumSize: The largest chunk; 256 KiB by default.
+    ///   - consume: Receives each chunk; the buffer is only valid during the call.
+    /// - Throws: ``CacheChainError`` when the file cannot be read, or what `consume` throws.
+    public func forEachChunk(
+        maximumSize: Int = HTTPBody.defaultChunkSize,
+        _ consume: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        precondition(maximumSize > 0, "chunk size must be positive")
+        switch representation {
+        case .bytes(let bytes):
+            try bytes.withUnsafeBytes { buffer in
+                var start = 0
+                repeat {
+                    let end = min(buffer.count, start + maximumSize)
+                    try consume(UnsafeRawBufferPointer(rebasing: buffer[start..<end]))
+                    start = end
+                } while start < buffer.count
+            }
+        case .file(let file):
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(maximumSize, max(1, file.length)), alignment: 16)
+            defer { buffer.deallocate() }
+            var position = 0
+            while position < file.length {
+                let read = try file.read(at: position, into: buffer)
+                try consume(UnsafeRawBufferPointer(rebasing: buffer[0..<read]))
+                position += read
+            }
+        }
+    }
+
+    /// The body as an asynchronous sequence of chunks of at most `maximumSize` bytes.
+    /// - Parameter maximumSize: The largest chunk; 256 KiB by default.
+    /// - Returns: The sequence; it can be iterated more than once.
+    public func chunks(maximumSize: Int = HTTPBody.defaultChunkSize) -> Chunks {
+        precondition(maximumSize > 0, "chunk size must be positive")
+        return Chunks(body: self, maximumSize: maximumSize)
+    }
+
+    /// An asynchronous sequence of a body's chunks, in order.
+    public struct Chunks: AsyncSequence, Sendable {
+        /// A chunk of bytes.
+        public typealias Element = [UInt8]
+        /// Reading a file-backed body can fail.
+        public typealias Failure = CacheChainError
+
+        let body: HTTPBody
+        let maximumSize: Int
+
+        /// Starts reading from the first byte.
+        /// - Returns: A fresh iterator.
+        public func makeAsyncIterator() -> Iterator {
+            Iterator(body: body, maximumSize: maximumSize)
+        }
+
+        /// Reads the next chunk on each call.
+        public struct Iterator: AsyncIteratorProtocol {
+            let body: HTTPBody
+            let maximumSize: Int
+            var position = 0
+            var finished = false
+
+            /// Returns the next chunk, or `nil` after the last one.
+            /// - Returns: The chunk.
+            /// - Throws: ``CacheChainError`` when the file cannot be read.
+            public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(CacheChainError) -> [UInt8]? {
+                try nextChunk()
+            }
+
+            /// Returns the next chunk, or `nil` after the last one.
+            /// - Returns: The chunk.
+            /// - Throws: ``CacheChainError`` when the file cannot be read.
+            public mutating func next() async throws(CacheChainError) -> [UInt8]? {
+                try nextChunk()
+            }
+
+            private mutating func nextChunk() throws(CacheChainError) -> [UInt8]? {
+                guard !finished, position < body.count else {
+                    finished = true
+                    return nil
+                }
+                let size = Swift.min(maximumSize, body.count - position)
+                let start = position
+                switch body.representation {
+                case .bytes(let bytes):
+                    position += size
+                    return Array(bytes[start..<start + size])
+                case .file(let file):
+                    var failure: CacheChainError?
+                    let chunk = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+                        do throws(CacheChainError) {
+                            initialized = try file.read(at: start, into: UnsafeMutableRawBufferPointer(buffer))
+                        } catch {
+                            failure = error
+                            initialized = 0
+                        }
+                    }
+                    if let failure {
+                        finished = true
+                        throw failure
+                    }
+                    position += chunk.count
+                    return chunk
+                }
+            }
+        }
+    }
+}
