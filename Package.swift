@@ -33,10 +33,16 @@ let package = Package(
         .library(name: "CacheChainFoundation", targets: ["CacheChainFoundation"]),
         .library(name: "CacheChainCurl", targets: ["CacheChainCurl"]),
         .library(name: "CacheChainLoopback", targets: ["CacheChainLoopback"]),
+        // Plugins: each its own product.
+        .library(name: "CacheChainUserInfo", targets: ["CacheChainUserInfo"]),
+        .library(name: "CacheChainMetrics", targets: ["CacheChainMetrics"]),
+        .library(name: "CacheChainLogging", targets: ["CacheChainLogging"]),
+        .library(name: "CacheChainCacheKey", targets: ["CacheChainCacheKey"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
@@ -86,6 +92,21 @@ let package = Package(
         // Test support for users and for us: storage conformance suite, scripted transport, manual clock.
         .target(name: "CacheChainTesting", dependencies: ["CacheChainCore"], swiftSettings: strictSettings),
 
+        // Plugins (declared with explicit paths: `Plugins/` is also SwiftPM's folder for package plugins).
+        // userInfo stamping: cached date, request id, custom stamps persisted with every entry.
+        .target(name: "CacheChainUserInfo", dependencies: ["CacheChainCore"], path: "Plugins/CacheChainUserInfo", swiftSettings: strictSettings),
+        // swift-metrics counters and a request timer fed by cache events.
+        .target(
+            name: "CacheChainMetrics",
+            dependencies: ["CacheChainCore", .product(name: "CoreMetrics", package: "swift-metrics")],
+            path: "Plugins/CacheChainMetrics",
+            swiftSettings: strictSettings
+        ),
+        // swift-log: one line per decision with its reason codes; never bodies, cookies or Authorization.
+        .target(name: "CacheChainLogging", dependencies: ["CacheChainCore", "CacheChainPolicy", logging, httpTypes], path: "Plugins/CacheChainLogging", swiftSettings: strictSettings),
+        // Custom cache keys: drop tracking/signing query parameters, sort them, fold chosen fields in.
+        .target(name: "CacheChainCacheKey", dependencies: ["CacheChainCore", httpTypes], path: "Plugins/CacheChainCacheKey", swiftSettings: strictSettings),
+
         // Release-mode benchmarks: CacheChain next to baselines measured in the same run (scripts/bench.sh).
         .executableTarget(
             name: "CacheChainBenchmarks",
@@ -120,7 +141,17 @@ let package = Package(
         ),
         .testTarget(
             name: "CacheChainTests",
-            dependencies: ["CacheChain", "CacheChainTesting"],
+            dependencies: ["CacheChain", "CacheChainTesting", "CacheChainUserInfo"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CacheChainPluginTests",
+            dependencies: [
+                "CacheChain", "CacheChainTesting", "CacheChainUserInfo", "CacheChainMetrics", "CacheChainLogging",
+                "CacheChainCacheKey", httpTypes,
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -14,6 +14,9 @@ public struct CacheKey: Sendable, Hashable, Codable, Comparable, CustomStringCon
     public var authority: String
     /// The path and query, as sent (`/` when empty).
     public var path: String
+    /// Extra text that tells apart requests a custom ``CacheKeyStrategy`` wants stored separately (for
+    /// example chosen request fields); empty for RFC 9111's standard key.
+    public var discriminator: String
 
     /// Creates a key from its parts, normalizing them.
     /// - Parameters:
@@ -21,12 +24,14 @@ public struct CacheKey: Sendable, Hashable, Codable, Comparable, CustomStringCon
     ///   - scheme: The URI scheme.
     ///   - authority: Host and optional port.
     ///   - path: Path and query.
-    public init(method: String, scheme: String, authority: String, path: String) {
+    ///   - discriminator: Extra text for custom strategies; empty by default.
+    public init(method: String, scheme: String, authority: String, path: String, discriminator: String = "") {
         let upper = method.uppercased()
         self.method = upper == "HEAD" ? "GET" : upper
         self.scheme = scheme.lowercased()
         self.authority = Self.normalizeAuthority(authority.lowercased(), scheme: self.scheme)
         self.path = path.isEmpty ? "/" : Self.stripFragment(path)
+        self.discriminator = discriminator
     }
 
     /// Creates the key for a request.
@@ -43,14 +48,33 @@ public struct CacheKey: Sendable, Hashable, Codable, Comparable, CustomStringCon
     /// The absolute URL of the key, e.g. `https://example.com/a?b=1`.
     public var url: String { "\(scheme)://\(authority)\(path)" }
 
-    /// The key as one stable string, e.g. `GET https://example.com/a?b=1`: the input of file-name hashes.
-    public var stringValue: String { "\(method) \(url)" }
+    /// The key as one stable string, e.g. `GET https://example.com/a?b=1` (followed by ` {discriminator}` when
+    /// there is one): the input of file-name hashes.
+    public var stringValue: String {
+        discriminator.isEmpty ? "\(method) \(url)" : "\(method) \(url) {\(discriminator)}"
+    }
 
     /// Same as ``stringValue``.
     public var description: String { stringValue }
 
     /// Orders keys by ``stringValue``.
     public static func < (lhs: CacheKey, rhs: CacheKey) -> Bool { lhs.stringValue < rhs.stringValue }
+
+    private enum CodingKeys: String, CodingKey {
+        case method, scheme, authority, path, discriminator
+    }
+
+    /// Decodes a key; a key written before ``discriminator`` existed decodes with an empty one.
+    /// - Parameter decoder: The decoder.
+    /// - Throws: A decoding error.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        method = try container.decode(String.self, forKey: .method)
+        scheme = try container.decode(String.self, forKey: .scheme)
+        authority = try container.decode(String.self, forKey: .authority)
+        path = try container.decode(String.self, forKey: .path)
+        discriminator = try container.decodeIfPresent(String.self, forKey: .discriminator) ?? ""
+    }
 
     private static func normalizeAuthority(_ authority: String, scheme: String) -> String {
         if scheme == "http", authority.hasSuffix(":80") { return String(authority.dropLast(3)) }

@@ -1,5 +1,6 @@
 import CacheChain
 import CacheChainTesting
+import CacheChainUserInfo
 import Foundation
 import HTTPTypes
 import Synchronization

@@ -1,5 +1,5 @@
 public import CacheChainCore
-public import Foundation
+import Foundation
 import HTTPTypes
 
 /// Stamps `userInfo` values onto every response that gets stored — the date it was cached, a request id,
@@ -61,20 +61,4 @@ public struct UserInfoStampingInterceptor: HTTPInterceptor {
         inner.values[PendingUserInfoKey.self] = pending
         return try await next(request, inner)
     }
-}
-
-/// The date a response was stored, stamped by ``UserInfoStampingInterceptor/cachedDate()``.
-public enum CachedDateKey: CacheUserInfoKey {
-    /// The date.
-    public typealias Value = Date
-    /// Persisted as `cached-date`.
-    public static let name = "cached-date"
-}
-
-/// The id of the request that stored a response, stamped by ``UserInfoStampingInterceptor/requestID(fieldName:)``.
-public enum RequestIDKey: CacheUserInfoKey {
-    /// The id.
-    public typealias Value = String
-    /// Persisted as `request-id`.
-    public static let name = "request-id"
 }
