@@ -123,6 +123,31 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        .executableTarget(
+            name: "CustomPipeline",
+            dependencies: ["CacheChain", "CacheChainCurl", "CacheChainLoopback", "CacheChainUserInfo"],
+            path: "Examples/CustomPipeline",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "WritingAnInterceptor",
+            dependencies: ["CacheChain", "CacheChainCurl", "CacheChainLoopback", httpTypes],
+            path: "Examples/WritingAnInterceptor",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "OfflineFirst",
+            dependencies: ["CacheChain", "CacheChainCurl", "CacheChainLoopback"],
+            path: "Examples/OfflineFirst",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "StorageDecision",
+            dependencies: ["CacheChain", "CacheChainCurl", "CacheChainLoopback"],
+            path: "Examples/StorageDecision",
+            swiftSettings: strictSettings
+        ),
+
         .testTarget(name: "CacheChainPolicyTests", dependencies: ["CacheChainPolicy", httpTypes], swiftSettings: strictSettings),
         .testTarget(
             name: "CacheChainCoreTests",

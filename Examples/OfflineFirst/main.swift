@@ -1,0 +1,34 @@
+// OfflineFirst: keep working when the origin is down — returnCacheDataElseLoad and stale-if-error.
+import CacheChain
+import CacheChainCurl
+import CacheChainLoopback
+
+let origin = try await LoopbackOrigin.start()
+origin.route("/news", LoopbackRoute(headers: [("Cache-Control", "max-age=0, stale-if-error=86400")], body: "today's news", etag: "\"n1\""))
+origin.route("/profile", LoopbackRoute(headers: [("Cache-Control", "max-age=0")], body: "my profile"))
+let client = HTTPCacheClient(transport: CurlTransport(configuration: .init(connectTimeout: .seconds(2))))
+let news = try HTTPRequest(url: origin.url("/news"))
+let profile = try HTTPRequest(url: origin.url("/profile"))
+
+func show(_ label: String, _ result: Result<PipelineResponse, any Error>) {
+    switch result {
+    case .success(let response):
+        print("\(label): \(response.cacheStatus.rawValue.uppercased()) \(response.head.status.code) \"\(response.body.string ?? "")\"")
+    case .failure(let error):
+        print("\(label): ERROR \((error as? CacheChainError)?.shortDescription ?? "\(error)")")
+    }
+}
+
+func attempt(_ request: HTTPRequest, policy: RequestCachePolicy? = nil) async -> Result<PipelineResponse, any Error> {
+    do { return .success(try await client.data(for: request, cachePolicy: policy)) } catch { return .failure(error) }
+}
+
+print("online:")
+show("  GET /news", await attempt(news))
+show("  GET /profile", await attempt(profile))
+try await origin.shutdown()
+print("origin down:")
+show("  GET /news (stale-if-error)", await attempt(news))
+show("  GET /profile (no stale-if-error)", await attempt(profile))
+show("  GET /profile returnCacheDataElseLoad", await attempt(profile, policy: .returnCacheDataElseLoad))
+show("  GET /profile returnCacheDataDontLoad", await attempt(profile, policy: .returnCacheDataDontLoad))

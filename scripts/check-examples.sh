@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs every example against its own loopback origin and checks what it prints (statuses in the
+# expected order), not just its exit code. Called by scripts/test.sh after the test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin="$(swift build --show-bin-path)"
+failures=0
+
+# expect NAME LINE... : runs the example NAME and checks each LINE appears in its output, in order.
+expect() {
+    local name="$1"; shift
+    local output
+    if ! output="$(timeout 120 "$bin/$name" 2>&1)"; then
+        echo "example $name: FAILED (exit code $?)"; echo "$output"; failures=$((failures + 1)); return
+    fi
+    local rest="$output"
+    for line in "$@"; do
+        if ! grep -qF -- "$line" <<<"$rest"; then
+            echo "example $name: expected \"$line\" (in order) in:"; echo "$output"
+            failures=$((failures + 1)); return
+        fi
+        rest="$(sed -n "/$(printf '%s' "$line" | sed 's/[][\/.^$*]/\\&/g')/,\$p" <<<"$rest" | tail -n +2)"
+    done
+    echo "example $name: ok"
+}
+
+expect QuickStart "1st GET: MISS" "2nd GET: HIT" "reloadRevalidatingCacheData: REVALIDATED" "after removeAllCachedResponses: MISS"
+expect CustomPipeline 'builder GET #1: MISS' 'builder GET #2: HIT' 'array GET #1: MISS' 'array GET #2: HIT' 'origin saw 2 requests'
+expect WritingAnInterceptor 'GET /api/items: MISS' 'GET /api/items: HIT' 'GET /login: MISS' 'GET /login: MISS' 'origin saw /api/items 1×, /login 2×'
+expect OfflineFirst 'GET /news: MISS' 'GET /news (stale-if-error): OFFLINE 200' 'GET /profile (no stale-if-error): ERROR transport-failed' \
+    'GET /profile returnCacheDataElseLoad: STALE 200' 'GET /profile returnCacheDataDontLoad: STALE 200'
+expect StorageDecision 'http: MISS then HIT; stored allowed, cached-date set' 'https: MISS then HIT; stored allowedInMemoryOnly, no cached-date'
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures example(s) failed" >&2
+    exit 1
+fi
