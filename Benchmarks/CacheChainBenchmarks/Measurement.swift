@@ -1,9 +1,12 @@
 import Foundation
+import Synchronization
 
 /// Latency samples of one scenario, in nanoseconds, with the statistics the tables print.
 struct Measurement {
     var name: String
     var samples: [Double]
+    /// Wall time of the whole run when samples were taken concurrently; throughput then uses it.
+    var wallNanoseconds: Double?
 
     var sorted: [Double] { samples.sorted() }
 
@@ -15,6 +18,7 @@ struct Measurement {
     }
 
     var opsPerSecond: Double {
+        if let wallNanoseconds, wallNanoseconds > 0 { return Double(samples.count) / (wallNanoseconds / 1e9) }
         let total = samples.reduce(0, +)
         return total > 0 ? Double(samples.count) / (total / 1e9) : 0
     }
@@ -40,6 +44,8 @@ func measure(_ name: String, iterations: Int, warmUp: Int = 1000, _ body: () asy
 /// Prints one row: scenario, CacheChain figure, baseline figure and the ratio.
 func printComparison(_ ours: Measurement, _ baseline: Measurement) {
     let ratio = baseline.percentile(50) > 0 ? ours.percentile(50) / baseline.percentile(50) : 0
+    let section = currentSection.withLock { $0 }
+    recordedRows.withLock { $0.append(ResultRow(section: section, ours: ours.figures, baseline: baseline.figures, ratio: ratio)) }
     print(
         String(
             format: "%-44@ p50 %9.2f µs  p99 %9.2f µs  %11.0f ops/s | %-34@ p50 %9.2f µs  p99 %9.2f µs | ratio %6.2f×",

@@ -35,7 +35,7 @@ func runMemoryScenarios(iterations: Int) async throws {
         precondition(table.withLock { $0["http://origin.test/small"] } != nil)
     }
 
-    print("\n== Memory hit (512-byte body, fresh entry) ==")
+    printSection("Memory hit (512-byte body, fresh entry)")
     printComparison(chainHit, foundationHit)
     printComparison(chainHit, dictionaryHit)
 
@@ -58,6 +58,6 @@ func runMemoryScenarios(iterations: Int) async throws {
         )
         foundationIndex += 1
     }
-    print("\n== Memory store (1 KiB bodies, 256 KiB capacity) ==")
+    printSection("Memory store (1 KiB bodies, 256 KiB capacity)")
     printComparison(chainStore, foundationStore)
 }

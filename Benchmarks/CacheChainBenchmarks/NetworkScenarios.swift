@@ -37,17 +37,44 @@ func runNetworkScenarios(iterations: Int) async throws {
             precondition(response.cacheStatus == .hit)
         }
 
-        print("\n== Network miss vs plain libcurl, \(label) body, loopback origin ==")
+        printSection("Network miss vs plain libcurl, \(label) body, loopback origin")
         printComparison(transportOnly, raw)
         printComparison(missThroughChain, raw)
         printComparison(hit, missThroughChain)
     }
+
+    // A 304 revalidation round trip: `no-cache` makes every request a conditional GET answered 304.
+    origin.route("/revalidate", LoopbackRoute(headers: [("Cache-Control", "no-cache")], body: "validated body", etag: "\"r1\""))
+    let url = origin.url("/revalidate")
+    let count = iterations
+    let raw = try rawLibcurlLoop(url: url, iterations: count, expectedSize: 0, headers: ["If-None-Match: \"r1\""], expectedStatus: 304)
+    let client = HTTPCacheClient(transport: CurlTransport(), configuration: .init(storage: MemoryStorage(capacity: 16 << 20)))
+    let request = try HTTPRequest(url: url)
+    _ = try await client.data(for: request)
+    let revalidation = try await measure("full chain 304 revalidation", iterations: count, warmUp: 10) {
+        let response = try await client.data(for: request)
+        precondition(response.cacheStatus == .revalidated)
+    }
+    printSection("304 revalidation round trip vs plain libcurl conditional GET, loopback origin")
+    printComparison(revalidation, raw)
 }
 
 /// The floor: one easy handle reused for every request, `curl_easy_perform` on this thread.
-private func rawLibcurlLoop(url: String, iterations: Int, expectedSize: Int) throws -> Measurement {
+private func rawLibcurlLoop(
+    url: String,
+    iterations: Int,
+    expectedSize: Int,
+    headers: [String] = [],
+    expectedStatus: Int = 200
+) throws -> Measurement {
     guard let easy = curl_easy_init() else { throw BenchmarkError("curl_easy_init failed") }
-    defer { curl_easy_cleanup(easy) }
+    var list: UnsafeMutablePointer<curl_slist>?
+    for header in headers { list = curl_slist_append(list, header) }
+    defer {
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(list)
+    }
+    if let list { _ = cachechain_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list) }
     final class Sink { var bytes: [UInt8] = [] }
     let sink = Sink()
     let callback: cachechain_curl_data_callback = { data, size, count, userdata in
@@ -66,8 +93,10 @@ private func rawLibcurlLoop(url: String, iterations: Int, expectedSize: Int) thr
         let start = clock.now
         let code = curl_easy_perform(easy)
         let elapsed = clock.now - start
-        guard code == CURLE_OK, sink.bytes.count == expectedSize else {
-            throw BenchmarkError("plain libcurl loop failed: code \(code.rawValue), \(sink.bytes.count) bytes")
+        var status = 0
+        _ = cachechain_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        guard code == CURLE_OK, sink.bytes.count == expectedSize, status == expectedStatus else {
+            throw BenchmarkError("plain libcurl loop failed: code \(code.rawValue), status \(status), \(sink.bytes.count) bytes")
         }
         if index >= 10 {
             samples.append(Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9)

@@ -13,6 +13,20 @@ import Synchronization
 let iterations = Int(ProcessInfo.processInfo.environment["BENCH_ITERATIONS"] ?? "") ?? 200_000
 print("CacheChain benchmarks — \(iterations) iterations per scenario, release build, \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
-try await runMemoryScenarios(iterations: iterations)
+// BENCH_SCENARIOS=memory,network runs a subset (all by default).
+let selected = Set((ProcessInfo.processInfo.environment["BENCH_SCENARIOS"] ?? "").split(separator: ",").map(String.init))
+func isSelected(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
+
+// Scenario 8: peak RSS filling a 256 MiB memory cache and downloading a 1 GiB body.
+if isSelected("footprint") { try await runMemoryFootprintScenarios() }
+if isSelected("memory") { try await runMemoryScenarios(iterations: iterations) }
 // Scenario 6: network miss through libcurl vs a plain libcurl loop; hit vs miss.
-try await runNetworkScenarios(iterations: min(iterations, 2_000))
+if isSelected("network") { try await runNetworkScenarios(iterations: min(iterations, 2_000)) }
+// Scenario 7: hit throughput with 1, 2, 8 and 64 tasks.
+if isSelected("concurrency") { try await runConcurrencyScenarios(iterations: iterations) }
+// Scenario 4 (memory tier): lookup latency with 1k, 100k and 1M entries.
+if isSelected("scale") { try await runScaleScenarios(iterations: min(iterations, 50_000)) }
+
+let resultsPath = ProcessInfo.processInfo.environment["BENCH_RESULTS"] ?? "Benchmarks/results/latest.json"
+try writeResults(to: resultsPath)
+print("\nresults written to \(resultsPath)")
