@@ -38,6 +38,7 @@ let package = Package(
         .library(name: "CacheChainMetrics", targets: ["CacheChainMetrics"]),
         .library(name: "CacheChainLogging", targets: ["CacheChainLogging"]),
         .library(name: "CacheChainCacheKey", targets: ["CacheChainCacheKey"]),
+        .library(name: "CacheChainRedis", targets: ["CacheChainRedis"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -106,6 +107,16 @@ let package = Package(
         .target(name: "CacheChainLogging", dependencies: ["CacheChainCore", "CacheChainPolicy", logging, httpTypes], path: "Plugins/CacheChainLogging", swiftSettings: strictSettings),
         // Custom cache keys: drop tracking/signing query parameters, sort them, fold chosen fields in.
         .target(name: "CacheChainCacheKey", dependencies: ["CacheChainCore", httpTypes], path: "Plugins/CacheChainCacheKey", swiftSettings: strictSettings),
+
+        // hiredis (Debian: libhiredis-dev 0.14) through typed shims.
+        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),  // no pkgConfig: its cflags carry a flag SwiftPM rejects
+        // A shared storage backend on Redis.
+        .target(
+            name: "CacheChainRedis",
+            dependencies: ["CHiredis", "CacheChainCore", "CacheChainPolicy", httpTypes],
+            path: "Plugins/CacheChainRedis",
+            swiftSettings: strictSettings
+        ),
 
         // Release-mode benchmarks: CacheChain next to baselines measured in the same run (scripts/bench.sh).
         .executableTarget(
@@ -177,6 +188,11 @@ let package = Package(
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CacheChainRedisTests",
+            dependencies: ["CacheChain", "CacheChainRedis", "CacheChainTesting", httpTypes],
             swiftSettings: strictSettings
         ),
         .testTarget(

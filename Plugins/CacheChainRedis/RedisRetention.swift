@@ -1,0 +1,20 @@
+import CacheChainCore
+import CacheChainPolicy
+import Foundation
+import HTTPTypes
+
+/// How long Redis keeps an entry (`PEXPIRE`): what is left of its freshness lifetime, plus what
+/// `stale-while-revalidate` / `stale-if-error` may still use, plus ``RedisStorage/Configuration/staleRetention``
+/// for revalidation with a 304 and for `returnCacheDataElseLoad` / `max-stale`. Never below one second.
+enum RedisRetention {
+    static func milliseconds(for entry: CacheEntry, staleRetention: Duration, now: Date) -> Int {
+        let engine = CachePolicyEngine()
+        let report = engine.freshness(of: entry.exchange, now: now)
+        let control = CacheControl(entry.cached.response.headerFields)
+        let staleExtensions = ["stale-while-revalidate", "stale-if-error"].compactMap { control.seconds($0)?.value }
+        let seconds = report.remainingFreshness + Double(staleExtensions.max() ?? 0)
+        let retention = Double(staleRetention.components.seconds) + Double(staleRetention.components.attoseconds) / 1e18
+        let total = min(seconds + retention, Double(Int32.max))
+        return max(1_000, Int(total * 1_000))
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real `redis-server` on 127.0.0.1 with an ephemeral port and its own temporary directory, started and
+/// stopped by the tests (no persistence).
+final class RedisServer: Sendable {
+    let port: Int
+    let directory: String
+    private let process: Process
+
+    /// Starts a server, on `port` when given (to restart one on the same port), and waits until it answers.
+    static func start(port: Int? = nil) async throws -> RedisServer {
+        guard let executable = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            throw RedisServerError("redis-server is not installed; run ./scripts/install-deps.sh (apt-get install redis-server)")
+        }
+        let port = try port ?? freePort()
+        let directory = NSTemporaryDirectory() + "cachechain-redis-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = [
+            "--bind", "127.0.0.1", "--port", String(port), "--dir", directory, "--save", "", "--appendonly", "no",
+            "--daemonize", "no", "--logfile", directory + "/redis.log",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let server = RedisServer(port: port, directory: directory, process: process)
+        try await server.waitUntilAccepting()
+        return server
+    }
+
+    private init(port: Int, directory: String, process: Process) {
+        self.port = port
+        self.directory = directory
+        self.process = process
+    }
+
+    /// Kills the server (SIGKILL: like a crash) and waits for it to exit.
+    func kill() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Stops the server and removes its directory.
+    func stop() {
+        kill()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func waitUntilAccepting() async throws {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        while ContinuousClock.now < deadline {
+            if Self.canConnect(port: port) { return }
+            guard process.isRunning else { throw RedisServerError("redis-server exited at start (see \(directory)/redis.log)") }
+            await Task.yield()
+        }
+        throw RedisServerError("redis-server did not accept connections on port \(port)")
+    }
+
+    private static func canConnect(port: Int) -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return false }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    /// A port the kernel considers free right now.
+    private static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw RedisServerError("socket() failed") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw RedisServerError("bind() failed") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+struct RedisServerError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
