@@ -121,7 +121,7 @@ let package = Package(
         // Release-mode benchmarks: CacheChain next to baselines measured in the same run (scripts/bench.sh).
         .executableTarget(
             name: "CacheChainBenchmarks",
-            dependencies: ["CacheChain", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CCurl"],
+            dependencies: ["CacheChain", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CCurl", "CacheChainRedis"],
             path: "Benchmarks/CacheChainBenchmarks",
             swiftSettings: strictSettings
         ),

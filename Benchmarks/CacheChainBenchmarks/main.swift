@@ -27,6 +27,9 @@ if isSelected("concurrency") { try await runConcurrencyScenarios(iterations: ite
 // Scenario 4 (memory tier): lookup latency with 1k, 100k and 1M entries.
 if isSelected("scale") { try await runScaleScenarios(iterations: min(iterations, 50_000)) }
 
+// Redis backend (issue #9): hit vs memory and vs redis-benchmark on the same server.
+if isSelected("redis") { try await runRedisScenarios(iterations: min(iterations, 20_000)) }
+
 let resultsPath = ProcessInfo.processInfo.environment["BENCH_RESULTS"] ?? "Benchmarks/results/latest.json"
 try writeResults(to: resultsPath)
 print("\nresults written to \(resultsPath)")

@@ -8,11 +8,11 @@ enum RedisBodyWriter {
     /// Appends the body to `key` (replacing what is there) and returns its checksum.
     static func append(_ body: HTTPBody, to key: [UInt8], connection: RedisConnection) throws(CacheChainError) -> UInt64 {
         _ = try connection.run([Array("UNLINK".utf8), key])
-        var checksum = Checksum.offsetBasis
+        var checksum = XXHash64()
         var failure: CacheChainError?
         do {
             try body.forEachChunk(maximumSize: chunkSize) { chunk in
-                checksum = Checksum.update(checksum, chunk)
+                checksum.update(chunk)
                 let reply = try connection.run([Array("APPEND".utf8), key], appending: chunk)
                 if case .error(let text) = reply {
                     throw CacheChainError(.storageFailed, "Redis refused a body chunk: \(text)")
@@ -29,7 +29,7 @@ enum RedisBodyWriter {
             _ = try? connection.run([Array("UNLINK".utf8), key])
             throw failure
         }
-        return checksum
+        return checksum.finalize()
     }
 }
 
@@ -48,13 +48,13 @@ enum RedisBodyReader {
             guard let bytes = try connection.run([Array("GET".utf8), key]).bytes else {
                 throw CacheChainError(.integrityCheckFailed, "a Redis entry's body key is missing (expired or evicted)", cacheKey: meta.key)
             }
-            guard bytes.count == meta.bodyLength, Checksum.fnv1a64(bytes) == meta.bodyChecksum else {
+            guard bytes.count == meta.bodyLength, XXHash64.hash(bytes) == meta.bodyChecksum else {
                 throw CacheChainError(.integrityCheckFailed, "a Redis entry's body does not match its checksum", cacheKey: meta.key)
             }
             return HTTPBody(bytes)
         }
         let writer = try BodyFileWriter(directory: configuration.spoolDirectory)
-        var checksum = Checksum.offsetBasis
+        var checksum = XXHash64()
         var position = 0
         while position < meta.bodyLength {
             let end = min(meta.bodyLength, position + RedisBodyWriter.chunkSize) - 1
@@ -64,11 +64,11 @@ enum RedisBodyReader {
                 writer.discard()
                 throw CacheChainError(.integrityCheckFailed, "a Redis entry's body is shorter than recorded", cacheKey: meta.key)
             }
-            chunk.withUnsafeBytes { checksum = Checksum.update(checksum, $0) }
+            chunk.withUnsafeBytes { checksum.update($0) }
             try writer.append(chunk)
             position += chunk.count
         }
-        guard checksum == meta.bodyChecksum else {
+        guard checksum.finalize() == meta.bodyChecksum else {
             writer.discard()
             throw CacheChainError(.integrityCheckFailed, "a Redis entry's body does not match its checksum", cacheKey: meta.key)
         }

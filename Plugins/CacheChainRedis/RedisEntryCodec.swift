@@ -4,7 +4,7 @@ import HTTPTypes
 
 /// The value stored in an entry hash's variant field:
 /// `CCR1 | kind (I inline, R reference) | [36-byte body id if R] | meta length (4 bytes, big endian) |
-/// meta JSON | [body if I]`. The meta carries the body's length and FNV-1a-64 checksum, checked on read.
+/// meta JSON | [body if I]`. The meta carries the body's length and XXH64 checksum, checked on read.
 enum RedisEntryCodec {
     static let magic: [UInt8] = Array("CCR1".utf8)
 
@@ -112,7 +112,7 @@ enum RedisEntryCodec {
         offset += length
         if let bodyID { return Decoded(meta: meta, body: .reference(bodyID)) }
         let body = Array(bytes[offset...])
-        guard body.count == meta.bodyLength, Checksum.fnv1a64(body) == meta.bodyChecksum else {
+        guard body.count == meta.bodyLength, XXHash64.hash(body) == meta.bodyChecksum else {
             throw CacheChainError(.integrityCheckFailed, "a Redis entry's body does not match its checksum", cacheKey: meta.key)
         }
         return Decoded(meta: meta, body: .inline(body))
@@ -120,25 +120,5 @@ enum RedisEntryCodec {
 
     private static func truncated() -> CacheChainError {
         CacheChainError(.integrityCheckFailed, "a Redis entry is truncated")
-    }
-}
-
-/// FNV-1a, 64 bits: a fast integrity check against corruption (not an authenticity check: the encrypted
-/// plugin adds that).
-enum Checksum {
-    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
-    static let prime: UInt64 = 0x0000_0100_0000_01b3
-
-    static func fnv1a64(_ bytes: [UInt8]) -> UInt64 {
-        bytes.withUnsafeBytes { update(offsetBasis, $0) }
-    }
-
-    static func update(_ hash: UInt64, _ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        var hash = hash
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= prime
-        }
-        return hash
     }
 }

@@ -128,7 +128,7 @@ public final class RedisStorage: CacheStorage {
             if entry.cached.body.count <= configuration.inlineBodyLimit {
                 let bytes = try entry.cached.body.collect()
                 blob = try RedisEntryCodec.encode(
-                    RedisEntryCodec.Meta(entry: entry, bodyChecksum: Checksum.fnv1a64(bytes)),
+                    RedisEntryCodec.Meta(entry: entry, bodyChecksum: XXHash64.hash(bytes)),
                     inlineBody: bytes,
                     bodyID: nil
                 )

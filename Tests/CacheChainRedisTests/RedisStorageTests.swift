@@ -12,8 +12,8 @@ extension Tag {
 }
 
 /// Runs `body` with a fresh redis-server and always stops it.
-func withRedis<T>(_ body: (RedisServer) async throws -> T) async throws -> T {
-    let server = try await RedisServer.start()
+func withRedis<T>(_ body: (LocalRedisServer) async throws -> T) async throws -> T {
+    let server = try await LocalRedisServer.start()
     do {
         let result = try await body(server)
         server.stop()
@@ -24,7 +24,7 @@ func withRedis<T>(_ body: (RedisServer) async throws -> T) async throws -> T {
     }
 }
 
-func storage(_ server: RedisServer, namespace: String = "test-\(UUID().uuidString)", events: CacheEventSink = .none) -> RedisStorage {
+func storage(_ server: LocalRedisServer, namespace: String = "test-\(UUID().uuidString)", events: CacheEventSink = .none) -> RedisStorage {
     RedisStorage(
         configuration: .init(endpoint: .tcp(host: "127.0.0.1", port: server.port), namespace: namespace, inlineBodyLimit: 64 << 10),
         events: events
@@ -63,7 +63,7 @@ struct RedisStorageTests {
 
     @Test("Redis killed mid-run: requests succeed as misses, and the cache recovers when Redis is back")
     func redisDownAndBack() async throws {
-        let server = try await RedisServer.start()
+        let server = try await LocalRedisServer.start()
         defer { server.stop() }
         let origin = ScriptedTransport()
         origin.route("/r", fields: [("Cache-Control", "max-age=600")], body: "resilient")
@@ -78,7 +78,7 @@ struct RedisStorageTests {
         #expect(whileDown.body.string == "resilient")
         #expect(origin.receivedRequests.count == 2)
 
-        let restarted = try await RedisServer.start(port: server.port)
+        let restarted = try await LocalRedisServer.start(port: server.port)
         defer { restarted.stop() }
         // The pool reconnects after its backoff: keep asking until a response is stored and then hit.
         let deadline = ContinuousClock.now.advanced(by: .seconds(30))

@@ -3,17 +3,28 @@ import Foundation
 import Glibc
 #endif
 
-/// A real `redis-server` on 127.0.0.1 with an ephemeral port and its own temporary directory, started and
-/// stopped by the tests (no persistence).
-final class RedisServer: Sendable {
-    let port: Int
-    let directory: String
+/// A real `redis-server` on 127.0.0.1 with an ephemeral port and its own temporary directory, for tests
+/// and benchmarks of Redis-backed caches (no persistence). Needs Debian's `redis-server` package.
+///
+/// ```swift
+/// let server = try await LocalRedisServer.start()
+/// defer { server.stop() }
+/// let storage = RedisStorage(configuration: .init(endpoint: .tcp(host: "127.0.0.1", port: server.port)))
+/// ```
+public final class LocalRedisServer: Sendable {
+    /// The TCP port on 127.0.0.1.
+    public let port: Int
+    /// The server's working directory (its log is `redis.log` there).
+    public let directory: String
     private let process: Process
 
-    /// Starts a server, on `port` when given (to restart one on the same port), and waits until it answers.
-    static func start(port: Int? = nil) async throws -> RedisServer {
+    /// Starts a server and waits until it accepts connections.
+    /// - Parameter port: The port; a free ephemeral one by default (give the old port to restart a server).
+    /// - Returns: The running server.
+    /// - Throws: ``LocalLocalRedisServerError`` when `redis-server` is missing or does not start.
+    public static func start(port: Int? = nil) async throws -> LocalRedisServer {
         guard let executable = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw RedisServerError("redis-server is not installed; run ./scripts/install-deps.sh (apt-get install redis-server)")
+            throw LocalRedisServerError("redis-server is not installed; run ./scripts/install-deps.sh (apt-get install redis-server)")
         }
         let port = try port ?? freePort()
         let directory = NSTemporaryDirectory() + "cachechain-redis-\(UUID().uuidString)"
@@ -27,7 +38,7 @@ final class RedisServer: Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let server = RedisServer(port: port, directory: directory, process: process)
+        let server = LocalRedisServer(port: port, directory: directory, process: process)
         try await server.waitUntilAccepting()
         return server
     }
@@ -39,14 +50,14 @@ final class RedisServer: Sendable {
     }
 
     /// Kills the server (SIGKILL: like a crash) and waits for it to exit.
-    func kill() {
+    public func kill() {
         guard process.isRunning else { return }
         Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
     /// Stops the server and removes its directory.
-    func stop() {
+    public func stop() {
         kill()
         try? FileManager.default.removeItem(atPath: directory)
     }
@@ -55,10 +66,10 @@ final class RedisServer: Sendable {
         let deadline = ContinuousClock.now.advanced(by: .seconds(20))
         while ContinuousClock.now < deadline {
             if Self.canConnect(port: port) { return }
-            guard process.isRunning else { throw RedisServerError("redis-server exited at start (see \(directory)/redis.log)") }
+            guard process.isRunning else { throw LocalRedisServerError("redis-server exited at start (see \(directory)/redis.log)") }
             await Task.yield()
         }
-        throw RedisServerError("redis-server did not accept connections on port \(port)")
+        throw LocalRedisServerError("redis-server did not accept connections on port \(port)")
     }
 
     private static func canConnect(port: Int) -> Bool {
@@ -77,7 +88,7 @@ final class RedisServer: Sendable {
     /// A port the kernel considers free right now.
     private static func freePort() throws -> Int {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw RedisServerError("socket() failed") }
+        guard socket >= 0 else { throw LocalRedisServerError("socket() failed") }
         defer { close(socket) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -86,7 +97,7 @@ final class RedisServer: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0 else { throw RedisServerError("bind() failed") }
+        guard bound == 0 else { throw LocalRedisServerError("bind() failed") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
@@ -95,7 +106,9 @@ final class RedisServer: Sendable {
     }
 }
 
-struct RedisServerError: Error, CustomStringConvertible {
-    var description: String
+/// Why a ``LocalRedisServer`` could not start.
+public struct LocalRedisServerError: Error, CustomStringConvertible {
+    /// What failed and what to do.
+    public var description: String
     init(_ description: String) { self.description = description }
 }
