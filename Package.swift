@@ -159,6 +159,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        .executableTarget(
+            name: "SharedRedisCache",
+            dependencies: ["CacheChain", "CacheChainCurl", "CacheChainLoopback", "CacheChainRedis", "CacheChainTesting"],
+            path: "Examples/SharedRedisCache",
+            swiftSettings: strictSettings
+        ),
+
         .testTarget(name: "CacheChainPolicyTests", dependencies: ["CacheChainPolicy", httpTypes], swiftSettings: strictSettings),
         .testTarget(
             name: "CacheChainCoreTests",
@@ -192,7 +199,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CacheChainRedisTests",
-            dependencies: ["CacheChain", "CacheChainRedis", "CacheChainTesting", httpTypes],
+            dependencies: ["CacheChain", "CacheChainRedis", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", httpTypes],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -30,6 +30,7 @@ expect WritingAnInterceptor 'GET /api/items: MISS' 'GET /api/items: HIT' 'GET /l
 expect OfflineFirst 'GET /news: MISS' 'GET /news (stale-if-error): OFFLINE 200' 'GET /profile (no stale-if-error): ERROR transport-failed' \
     'GET /profile returnCacheDataElseLoad: STALE 200' 'GET /profile returnCacheDataDontLoad: STALE 200'
 expect StorageDecision 'http: MISS then HIT; stored allowed, cached-date set' 'https: MISS then HIT; stored allowedInMemoryOnly, no cached-date'
+expect SharedRedisCache 'instance A: MISS' 'instance B: HIT' 'origin saw 1 request(s)'
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures example(s) failed" >&2

@@ -1,0 +1,50 @@
+import CacheChainLoopback
+import CacheChainTesting
+import Foundation
+import Testing
+
+@Suite("Two processes share one Redis", .tags(.integration, .redis))
+struct TwoProcessTests {
+    /// The `SharedRedisCache` example binary, built next to the test bundle by `swift build --build-tests`.
+    static func exampleBinary() throws -> URL {
+        let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let binary = directory.appendingPathComponent("SharedRedisCache")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw RedisTestError("\(binary.path) is missing: build everything first (swift build --build-tests, as scripts/test.sh does)")
+        }
+        return binary
+    }
+
+    static func runInstance(_ binary: URL, port: Int, url: String, namespace: String) throws -> String {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--redis-port", String(port), "--url", url, "--namespace", namespace]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw RedisTestError("instance exited with \(process.terminationStatus): \(output)") }
+        return output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test("the second process is a HIT without touching the origin")
+    func secondProcessHits() async throws {
+        let binary = try Self.exampleBinary()
+        let redis = try await LocalRedisServer.start()
+        defer { redis.stop() }
+        let origin = try await LoopbackOrigin.start()
+        origin.route("/shared", LoopbackRoute(headers: [("Cache-Control", "public, max-age=300")], body: "from the origin"))
+        let url = origin.url("/shared")
+        let namespace = "two-process-\(UUID().uuidString)"
+        #expect(try Self.runInstance(binary, port: redis.port, url: url, namespace: namespace) == "MISS 200 \"from the origin\"")
+        #expect(try Self.runInstance(binary, port: redis.port, url: url, namespace: namespace) == "HIT 200 \"from the origin\"")
+        #expect(origin.requestCount(for: "/shared") == 1)
+        try await origin.shutdown()
+    }
+}
+
+struct RedisTestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
