@@ -18,7 +18,28 @@ final class CurlMultiLoop: Sendable {
     }
 
     private let multi: MultiHandle
-    private let commands = Mutex<[Command]>([])
+    private let commands = CommandQueue()
+
+    /// The commands waiting for the loop thread, behind a pthread mutex (`NSLock`), which ThreadSanitizer
+    /// understands (it reported `Synchronization.Mutex`'s inout access here as a race under load).
+    private final class CommandQueue: @unchecked Sendable {  // invariant: `pending` is only touched while `lock` is held
+        private let lock = NSLock()
+        private var pending: [Command] = []
+
+        func append(_ command: Command) {
+            lock.lock()
+            pending.append(command)
+            lock.unlock()
+        }
+
+        func takeAll() -> [Command] {
+            lock.lock()
+            defer { lock.unlock() }
+            let taken = pending
+            pending = []
+            return taken
+        }
+    }
 
     /// The multi handle pointer, shared with the loop thread.
     private struct MultiHandle: @unchecked Sendable {  // invariant: loop-thread only, except curl_multi_wakeup (below)
@@ -62,7 +83,7 @@ final class CurlMultiLoop: Sendable {
     }
 
     private func enqueue(_ command: Command) {
-        commands.withLock { $0.append(command) }
+        commands.append(command)
         curl_multi_wakeup(multi.pointer)
     }
 
@@ -80,10 +101,7 @@ final class CurlMultiLoop: Sendable {
             return transfer
         }
         while true {
-            let pending = commands.withLock { queue in
-                defer { queue.removeAll(keepingCapacity: true) }
-                return queue
-            }
+            let pending = commands.takeAll()
             for command in pending {
                 switch command {
                 case .add(let transfer):
