@@ -66,6 +66,7 @@ final class BatchProcess {
         }
         exitStatuses = statuses.makeAsyncIterator()
         lines = FileDescriptorLines.lines(of: output.fileHandleForReading.fileDescriptor).makeAsyncIterator()
+        signal(SIGPIPE, SIG_IGN)  // a child that exits early must fail a write with EPIPE, not kill the test runner
         try process.run()
         let pid = process.processIdentifier
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Self.watchdogSeconds)) {
@@ -73,9 +74,18 @@ final class BatchProcess {
         }
     }
 
+    /// Whether ``end()`` was called.
+    private(set) var hasSentEnd = false
+
     /// Writes one line (and its line break) to the child's stdin.
     func send(_ line: String) throws {
         try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+    }
+
+    /// Sends `{"type":"end"}`; after it the child may exit at any moment, so nothing more is sent.
+    func end() throws {
+        try send(#"{"type":"end"}"#)
+        hasSentEnd = true
     }
 
     /// The next line the child wrote on stdout, or `nil` at end of output.

@@ -35,7 +35,7 @@ struct BatchSubprocessTests {
             #expect(hello["name"] == .string("cachechain"))
             #expect(hello["concurrent"] == .bool(true))
             try await body(batch, origin, directory)
-            try batch.send(#"{"type":"end"}"#)
+            if !batch.hasSentEnd { try batch.end() }
             #expect(await batch.nextLine() == nil, "no output after the last reply")
             #expect(await batch.exitStatus() == 0, "stderr: \(batch.stderr)")
         } catch {
@@ -148,7 +148,7 @@ struct BatchSubprocessTests {
             #expect(fast == Set(1...49))
             #expect(gate.waitingCount == 1, "the slow request is still held at the origin")
             // End the session while the slow request is in flight: it must still be answered.
-            try batch.send(#"{"type":"end"}"#)
+            try batch.end()
             gate.open()
             let last = try await batch.nextMessage()
             #expect(last["id"] == .integer(0))
