@@ -75,7 +75,8 @@ extension PipelineOptions {
             switch backend {
             case .memory: "memory backend, capacity \(memoryCapacity) bytes (largest entry \(largest) bytes)"
             case .disk: "disk backend in \(cacheDir ?? "?"), capacity \(diskCapacity) bytes"
-            case .tiered: "tiered backend: memory \(memoryCapacity) bytes over disk \(diskCapacity) bytes in \(cacheDir ?? "?")"
+            case .tiered:
+                "tiered backend: memory \(memoryCapacity) bytes over disk \(diskCapacity) bytes in \(cacheDir ?? "?")"
             case .encrypted: "encrypted disk backend in \(cacheDir ?? "?"), capacity \(diskCapacity) bytes"
             }
         let trust: String =
@@ -85,6 +86,7 @@ extension PipelineOptions {
             case (nil, let directory?): "CA directory \(directory)"
             case (let file?, let directory?): "\(file) and CA directory \(directory)"
             }
-        return "\(mode); \(storage); chain: Redirect → CachePolicy → Revalidation → StorageDecision → libcurl; TLS trust: \(trust)"
+        return
+            "\(mode); \(storage); chain: Redirect → CachePolicy → Revalidation → StorageDecision → libcurl; TLS trust: \(trust)"
     }
 }

@@ -47,10 +47,15 @@ struct PipelineOptions: ParsableArguments {
     var caDirectory: String?
 
     @Option(
-        help: ArgumentHelp("Log level on stderr: trace, debug, info, notice, warning, error or critical (default: warning).", valueName: "level"),
+        help: ArgumentHelp(
+            "Log level on stderr: trace, debug, info, notice, warning, error or critical (default: warning).",
+            valueName: "level"
+        ),
         transform: { text in
             guard let level = Logger.Level(rawValue: text) else {
-                throw ValidationError("'\(text)' is not a log level (trace, debug, info, notice, warning, error, critical)")
+                throw ValidationError(
+                    "'\(text)' is not a log level (trace, debug, info, notice, warning, error, critical)"
+                )
             }
             return level
         }
@@ -76,7 +81,9 @@ struct PipelineOptions: ParsableArguments {
             throw ValidationError("--cacert \(caFile): no such readable file")
         }
         var isDirectory: ObjCBool = false
-        if let caDirectory, !FileManager.default.fileExists(atPath: caDirectory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+        if let caDirectory,
+            !FileManager.default.fileExists(atPath: caDirectory, isDirectory: &isDirectory) || !isDirectory.boolValue
+        {
             throw ValidationError("--capath \(caDirectory): no such directory")
         }
     }
