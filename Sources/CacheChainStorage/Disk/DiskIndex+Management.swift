@@ -8,6 +8,7 @@ extension DiskIndex {
         var meta: [UInt8]
         var body: [UInt8]?
         var file: String?
+        var bodyLength: Int
     }
 
     func deleteKey(_ key: String) throws(CacheChainError) -> [String] {
@@ -40,7 +41,7 @@ extension DiskIndex {
 
     /// Rows of every entry, or of the entries having a userInfo value named `tag`.
     func rows(tagged tag: String? = nil, _ visit: (StoredRow) -> Void) throws(CacheChainError) {
-        let columns = "e.id, e.checksum, e.meta, e.body, e.file"
+        let columns = "e.id, e.checksum, e.meta, e.body, e.file, e.body_length"
         let statement: SQLiteStatement
         if let tag {
             statement = try database.prepare("SELECT \(columns) FROM tags t JOIN entries e ON e.id = t.entry_id WHERE t.name = ?1")
@@ -55,7 +56,8 @@ extension DiskIndex {
                 checksum: UInt64(bitPattern: statement.integer(1)),
                 meta: statement.blob(2),
                 body: statement.isNull(3) ? nil : statement.blob(3),
-                file: statement.text(4)
+                file: statement.text(4),
+                bodyLength: Int(statement.integer(5))
             ))
         }
     }
@@ -76,6 +78,14 @@ extension DiskIndex {
         var lines: [String] = []
         while try statement.step() { lines.append(statement.text(0) ?? "") }
         return lines
+    }
+
+    /// The sum of sizes and the row count, computed from the rows (to check the `totals` row).
+    func recount() throws(CacheChainError) -> (bytes: Int, count: Int) {
+        let statement = try database.prepare("SELECT coalesce(sum(size), 0), count(*) FROM entries")
+        defer { statement.finish() }
+        guard try statement.step() else { return (0, 0) }
+        return (Int(statement.integer(0)), Int(statement.integer(1)))
     }
 
     /// Every entry file name the index references.

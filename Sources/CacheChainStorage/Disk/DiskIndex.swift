@@ -39,7 +39,7 @@ final class DiskIndex {
     init(path: String, durable: Bool) throws(CacheChainError) {
         database = try SQLiteDatabase(path: path)
         try database.execute("PRAGMA busy_timeout = 10000")
-        try database.execute("PRAGMA journal_mode = WAL")
+        try database.enableWriteAheadLog()
         try database.execute("PRAGMA synchronous = \(durable ? "FULL" : "NORMAL")")
         let version = try Self.userVersion(database)
         if version > Self.schemaVersion {

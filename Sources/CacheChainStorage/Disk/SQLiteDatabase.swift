@@ -45,6 +45,22 @@ final class SQLiteDatabase {
     /// The rowid of the last inserted row.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// Switches to WAL journaling. Changing the journal mode needs an exclusive lock that SQLite's busy
+    /// handler does not wait for, so a process opening the cache while another creates it retries for up
+    /// to 10 seconds.
+    func enableWriteAheadLog() throws(CacheChainError) {
+        var attempts = 0
+        while true {
+            let result = sqlite3_exec(handle, "PRAGMA journal_mode = WAL", nil, nil, nil)
+            if result == SQLITE_OK { return }
+            attempts += 1
+            guard result & 0xff == SQLITE_BUSY || result & 0xff == SQLITE_LOCKED, attempts < 1000 else {
+                throw failure(result, "switching to WAL")
+            }
+            sqlite3_sleep(10)
+        }
+    }
+
     /// Runs one or more statements that return no rows.
     func execute(_ sql: String) throws(CacheChainError) {
         let result = sqlite3_exec(handle, sql, nil, nil, nil)
