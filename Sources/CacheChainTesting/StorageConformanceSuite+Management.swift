@@ -100,7 +100,8 @@ extension StorageConformanceSuite {
         }
         try expect(await second.usage() == usage, "persistence", "usage differs after reopening")
         try await second.remove(entries[0].key)
-        try expect(try await storage.entries(for: entries[0].key).isEmpty, "persistence",
-                   "a removal through one instance is not seen by the other")
+        let third = try await reopen(second)
+        try expect(try await third.entries(for: entries[0].key).isEmpty, "persistence", "a removal did not persist")
+        try expect(try await third.entries(for: entries[1].key).count == 1, "persistence", "a removal touched another key")
     }
 }
