@@ -37,7 +37,7 @@ func runDiskScenarios(iterations: Int) async throws {
             plainNext &+= 1
         }
 
-        let urlCache = URLCache(memoryCapacity: 0, diskCapacity: 4 << 30, directory: URL(fileURLWithPath: "\(base)/urlcache-\(size)"))
+        let urlCache = URLCache(memoryCapacity: 0, diskCapacity: 4 << 30, diskPath: "\(base)/urlcache-\(size)")
         let data = Data(try body.collect())
         let requests = (0..<stored).map { URLRequest(url: URL(string: "http://origin.test/d/\($0)")!) }  // invariant: literal URL
         for request in requests {
@@ -59,7 +59,7 @@ func runDiskScenarios(iterations: Int) async throws {
             try await fresh.store(freshEntry(path: "/s/\(storeNext)", body: body))
             storeNext &+= 1
         }
-        let storeCache = URLCache(memoryCapacity: 0, diskCapacity: 4 << 30, directory: URL(fileURLWithPath: "\(base)/urlcache-store-\(size)"))
+        let storeCache = URLCache(memoryCapacity: 0, diskCapacity: 4 << 30, diskPath: "\(base)/urlcache-store-\(size)")
         var foundationStoreNext = 0
         let foundationStore = await measure("URLCache disk store \(label)", iterations: min(rounds, 500), warmUp: 0) {
             let request = URLRequest(url: URL(string: "http://origin.test/s/\(foundationStoreNext)")!)  // invariant: literal URL
@@ -93,7 +93,8 @@ func runDiskScaleScenarios(iterations: Int, base: String) async throws {
         let opened = ContinuousClock.now - openStart
         let firstKey = CacheKey(method: "GET", scheme: "http", authority: "origin.test", path: "/n/\(size / 2)")
         let firstStart = ContinuousClock.now
-        precondition(try await storage.entries(for: firstKey).count == 1)
+        let firstFound = try await storage.entries(for: firstKey)
+        precondition(firstFound.count == 1)
         let first = ContinuousClock.now - firstStart
         let probes = (0..<1024).map { CacheKey(method: "GET", scheme: "http", authority: "origin.test", path: "/n/\(($0 &* 7919) % size)") }
         var next = 0
