@@ -80,3 +80,25 @@ struct ManagementOverTiersTests {
         #expect(await client.currentDiskUsage < diskBefore)
     }
 }
+
+@Suite("README: disk storage snippet")
+struct DiskSnippetTests {
+    @Test("the README's tiered disk set-up compiles and caches")
+    func snippet() async throws {
+        let directory = NSTemporaryDirectory() + "myapp-http-cache-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // From README.md, "Disk storage" (CurlTransport replaced by a scripted origin).
+        let storage = TieredStorage(
+            memory: MemoryStorage(capacity: 20 << 20, maximumEntryCost: 1 << 20),
+            disk: try DiskStorage(configuration: .init(directory: directory, capacity: 500 << 20, durability: .fast))
+        )
+        let origin = ScriptedTransport()
+        origin.route("/a", fields: [("Cache-Control", "max-age=60")], body: "a")
+        let client = HTTPCacheClient(transport: origin, configuration: .init(storage: storage))
+        let request = try HTTPRequest(url: "http://origin.test/a")
+        _ = try await client.data(for: request)
+        #expect(try await client.data(for: request).cacheStatus == .hit)
+        #expect(await client.currentDiskUsage > 0)
+        #expect(origin.requestCount(for: "/a") == 1)
+    }
+}
