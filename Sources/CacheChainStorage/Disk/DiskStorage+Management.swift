@@ -108,11 +108,11 @@ extension DiskStorage {
     private func deleteRows(_ body: () throws(CacheChainError) -> [String]) throws(CacheChainError) {
         let files = try indexCall { () throws(CacheChainError) in
             try index.transaction { () throws(CacheChainError) in
-                for (id, time) in pendingUses { try index.touch(id: id, at: time) }
+                for (id, time) in index.pendingUses { try index.touch(id: id, at: time) }
                 return try body()
             }
         }
-        pendingUses.removeAll()
+        index.pendingUses.removeAll()
         for file in files { POSIXFile.remove(path(ofFile: file)) }
     }
 }

@@ -27,7 +27,7 @@ import Foundation
 /// variant of the key survived); other entries are never affected.
 ///
 /// **LRU.** Reads record their use in memory and write it to the index in batches (every 256 hits, on
-/// the next store, or on ``flush()``), keeping a hit free of write transactions. Eviction removes the
+/// the next store, on ``flush()``, or when the storage is released), keeping a hit free of write transactions. Eviction removes the
 /// least recently used rows in the store's transaction, so ``usage()`` is exact at every commit.
 ///
 /// **Concurrency.** An actor: calls are serialized per instance and run on the cooperative pool; each
@@ -38,7 +38,6 @@ public actor DiskStorage: CacheStorage {
     public nonisolated let configuration: Configuration
     let root: String
     var index: DiskIndex
-    var pendingUses: [Int64: Int64] = [:]
     private var lastStamp: Int64 = 0
     private var storesSinceSweep = 0
     var sweepShard = Int.random(in: 0..<256)
@@ -73,10 +72,6 @@ public actor DiskStorage: CacheStorage {
         try self.init(configuration: Configuration(directory: directory, capacity: capacity, durability: durability, events: events))
     }
 
-    isolated deinit {
-        for (id, time) in pendingUses { try? index.touch(id: id, at: time) }
-    }
-
     // MARK: - Lookup
 
     /// Returns every stored variant for a key, most recently stored first, each checked.
@@ -98,7 +93,7 @@ public actor DiskStorage: CacheStorage {
             for row in rows {
                 do throws(CacheChainError) {
                     found.append(try read(row, key: key))
-                    pendingUses[row.id] = nextStamp()
+                    index.pendingUses[row.id] = nextStamp()
                 } catch {
                     // A file that vanished may have been replaced by another process: look again once.
                     if attempt == 1, error.code == .bodyUnreadable {
@@ -113,7 +108,7 @@ public actor DiskStorage: CacheStorage {
             if found.isEmpty, let (_, error) = damaged.first {
                 throw CacheChainError(.integrityCheckFailed, "the stored entry was damaged and removed: \(error.message)", cacheKey: key, underlying: error)
             }
-            if pendingUses.count >= Self.pendingUseLimit { try? flushUses() }
+            if index.pendingUses.count >= Self.pendingUseLimit { try? flushUses() }
             if found.count > 1 { found.sort { $0.storedAt > $1.storedAt } }
             return found
         }
@@ -149,7 +144,7 @@ public actor DiskStorage: CacheStorage {
             try index.transaction { () throws(CacheChainError) in try index.deleteIfUnchanged(id: row.id, checksum: row.checksum) }
         }) ?? []
         for file in files { POSIXFile.remove(path(ofFile: file)) }
-        pendingUses[row.id] = nil
+        index.pendingUses[row.id] = nil
         configuration.events.emit(CacheEvent(.storageError, key: key, reasons: [error.code.rawValue, error.message]))
     }
 
@@ -196,7 +191,7 @@ public actor DiskStorage: CacheStorage {
             if let newFile { POSIXFile.remove(path(ofFile: newFile)) }
             throw error
         }
-        pendingUses.removeAll()
+        index.pendingUses.removeAll()
         for file in outcome.files { POSIXFile.remove(path(ofFile: file)) }
         for victim in outcome.evicted {
             let key = try? DiskEntryCodec.decodeMeta(victim.meta, body: .empty).entry.key
@@ -211,7 +206,7 @@ public actor DiskStorage: CacheStorage {
 
     /// Inside the store transaction: records pending uses, replaces the variant, evicts.
     private func commit(_ row: DiskIndex.NewRow) throws(CacheChainError) -> (files: [String], evicted: [(size: Int, meta: [UInt8])]) {
-        for (id, time) in pendingUses { try index.touch(id: id, at: time) }
+        for (id, time) in index.pendingUses { try index.touch(id: id, at: time) }
         var files = try index.deleteVariant(key: row.key, variant: row.variant)
         let id = try index.insert(row)
         var evicted: [(size: Int, meta: [UInt8])] = []
@@ -266,9 +261,9 @@ public actor DiskStorage: CacheStorage {
     }
 
     func flushUses() throws(CacheChainError) {
-        guard !pendingUses.isEmpty else { return }
-        let uses = pendingUses
-        pendingUses.removeAll()
+        guard !index.pendingUses.isEmpty else { return }
+        let uses = index.pendingUses
+        index.pendingUses.removeAll()
         try indexCall { () throws(CacheChainError) in
             try index.transaction { () throws(CacheChainError) in
                 for (id, time) in uses { try index.touch(id: id, at: time) }
@@ -283,7 +278,7 @@ public actor DiskStorage: CacheStorage {
             return try body()
         } catch {
             if let failure = error.underlying as? SQLiteFailure, failure.isCorruption {
-                pendingUses.removeAll()
+                index.pendingUses.removeAll()
                 if let fresh = try? Self.resetIndex(root, durable: configuration.durability == .durable) { index = fresh }
                 configuration.events.emit(CacheEvent(.storageError, reasons: [error.code.rawValue, "index rebuilt: \(error.message)"]))
             }
