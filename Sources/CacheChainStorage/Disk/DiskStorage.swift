@@ -27,8 +27,9 @@ import Foundation
 /// variant of the key survived); other entries are never affected.
 ///
 /// **LRU.** Reads record their use in memory and write it to the index in batches (every 256 hits, on
-/// the next store, on ``flush()``, or when the storage is released), keeping a hit free of write transactions. Eviction removes the
-/// least recently used rows in the store's transaction, so ``usage()`` is exact at every commit.
+/// the next store, on ``flush()``, or when the storage is released), keeping a hit free of write
+/// transactions. Eviction removes the least recently used rows in the store's transaction, so ``usage()``
+/// is exact at every commit.
 ///
 /// **Concurrency.** An actor: calls are serialized per instance and run on the cooperative pool; each
 /// does short, bounded file and SQLite work (a 1 GiB store or checked hit takes as long as reading it).
