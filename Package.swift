@@ -59,8 +59,10 @@ let package = Package(
             dependencies: ["CacheChainPolicy", httpTypes, logging],
             swiftSettings: strictSettings
         ),
-        // Storage backends.
-        .target(name: "CacheChainStorage", dependencies: ["CacheChainCore"], swiftSettings: strictSettings),
+        // SQLite 3 (Debian: libsqlite3-dev): the disk backend's index.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Storage backends: memory, disk (SQLite index + entry files), tiered.
+        .target(name: "CacheChainStorage", dependencies: ["CacheChainCore", "CSQLite"], swiftSettings: strictSettings),
         // The built-in interceptors: cache policy, revalidation, storage decision, userInfo stamping.
         .target(
             name: "CacheChainInterceptors",
@@ -190,9 +192,16 @@ let package = Package(
             dependencies: ["CacheChainCore", "CacheChainTesting"],
             swiftSettings: strictSettings
         ),
+        // A child process for the disk backend's crash, multi-process and large-body tests.
+        .executableTarget(
+            name: "cachechain-storage-probe",
+            dependencies: ["CacheChainStorage"],
+            path: "Tests/CacheChainStorageProbe",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "CacheChainStorageTests",
-            dependencies: ["CacheChainStorage", "CacheChainTesting"],
+            dependencies: ["CacheChainStorage", "CacheChainTesting", "cachechain-storage-probe"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -27,6 +27,9 @@ if isSelected("concurrency") { try await runConcurrencyScenarios(iterations: ite
 // Scenario 4 (memory tier): lookup latency with 1k, 100k and 1M entries.
 if isSelected("scale") { try await runScaleScenarios(iterations: min(iterations, 50_000)) }
 
+// Disk backend (issue #4): hit and store vs plain file reads and URLCache's disk cache; 1k/100k/1M entries.
+if isSelected("disk") { try await runDiskScenarios(iterations: iterations) }
+
 // Redis backend (issue #9): hit vs memory and vs redis-benchmark on the same server.
 if isSelected("redis") { try await runRedisScenarios(iterations: min(iterations, 20_000)) }
 

@@ -55,7 +55,7 @@ extension HTTPCacheClient {
     /// - Parameter urlPrefix: The prefix, compared with ``CacheKey/url``.
     /// - Throws: A storage error.
     public func removeCachedResponses(urlPrefix: String) async throws {
-        try await configuration.storage.removeEntries(where: { $0.key.url.hasPrefix(urlPrefix) })
+        try await configuration.storage.removeEntries(urlPrefix: urlPrefix)
     }
 
     /// Removes every response whose `userInfo` holds a given value for a key (e.g. all entries of one user at logout).
@@ -67,7 +67,7 @@ extension HTTPCacheClient {
         taggedWith key: Key.Type,
         equalTo value: Key.Value
     ) async throws where Key.Value: Equatable {
-        try await configuration.storage.removeEntries(where: { $0.cached.userInfo[key] == value })
+        try await configuration.storage.removeEntries(withUserInfoNamed: Key.name, where: { $0.cached.userInfo[key] == value })
     }
 
     /// Bytes held in memory: `URLCache.currentMemoryUsage`.

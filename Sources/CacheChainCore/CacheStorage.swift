@@ -44,6 +44,24 @@ public protocol CacheStorage: Sendable {
     /// Removes every entry for which a predicate holds; the building block of purge by prefix or tag.
     /// - Parameter shouldRemove: Decides per entry.
     func removeEntries(where shouldRemove: @Sendable (CacheEntry) -> Bool) async throws
+
+    /// Removes one variant of a key, leaving the others.
+    /// - Parameters:
+    ///   - key: The primary key.
+    ///   - variantKey: The ``CacheEntry/variantKey`` to remove.
+    func remove(_ key: CacheKey, variantKey: String) async throws
+
+    /// Removes every entry whose ``CacheKey/url`` starts with a prefix.
+    /// - Parameter urlPrefix: The prefix, e.g. `https://api.example.com/users/42/`.
+    func removeEntries(urlPrefix: String) async throws
+
+    /// Removes every entry that holds a userInfo value named `name` and for which a predicate holds: purge
+    /// by tag (e.g. every entry of one user at logout). Backends with an index look only at the entries
+    /// that carry the name.
+    /// - Parameters:
+    ///   - name: The ``CacheUserInfoKey/name`` the entries must hold.
+    ///   - shouldRemove: Decides per entry (typically compares the value).
+    func removeEntries(withUserInfoNamed name: String, where shouldRemove: @Sendable (CacheEntry) -> Bool) async throws
 }
 
 extension CacheStorage {
@@ -51,6 +69,31 @@ extension CacheStorage {
     /// - Parameter date: The earliest ``CacheEntry/storedAt`` to remove.
     public func removeEntries(storedSince date: Date) async throws {
         try await removeEntries(where: { $0.storedAt >= date })
+    }
+
+    /// Default implementation: reads the key's variants, removes the key and stores the others back.
+    /// - Parameters:
+    ///   - key: The primary key.
+    ///   - variantKey: The variant to remove.
+    public func remove(_ key: CacheKey, variantKey: String) async throws {
+        let variants = try await entries(for: key)
+        guard variants.contains(where: { $0.variantKey == variantKey }) else { return }
+        try await remove(key)
+        for entry in variants.reversed() where entry.variantKey != variantKey { try await store(entry) }
+    }
+
+    /// Default implementation through ``removeEntries(where:)``.
+    /// - Parameter urlPrefix: The URL prefix.
+    public func removeEntries(urlPrefix: String) async throws {
+        try await removeEntries(where: { $0.key.url.hasPrefix(urlPrefix) })
+    }
+
+    /// Default implementation through ``removeEntries(where:)``.
+    /// - Parameters:
+    ///   - name: The userInfo name the entries must hold.
+    ///   - shouldRemove: Decides per entry.
+    public func removeEntries(withUserInfoNamed name: String, where shouldRemove: @Sendable (CacheEntry) -> Bool) async throws {
+        try await removeEntries(where: { $0.cached.userInfo.names.contains(name) && shouldRemove($0) })
     }
 
     /// Default implementation over ``keys()``, ``entries(for:)``, ``remove(_:)`` and ``store(_:)``:

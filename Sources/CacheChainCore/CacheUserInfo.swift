@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A typed key for a value kept in a ``CacheUserInfo``.
 ///
@@ -31,6 +31,15 @@ public struct CacheUserInfo: Sendable, Hashable, Codable {
     public init() {
         encoded = [:]
     }
+
+    /// Creates a container from encoded values, for backends that persist them in their own format.
+    /// - Parameter encodedValues: JSON data by key name.
+    package init(encodedValues: [String: Data]) {
+        encoded = encodedValues
+    }
+
+    /// The encoded (JSON) values by key name, for backends that persist them in their own format.
+    package var encodedValues: [String: Data] { encoded }
 
     /// Reads or writes the value for a key; `nil` removes it.
     /// - Parameter key: The key type.

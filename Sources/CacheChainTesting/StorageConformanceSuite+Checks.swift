@@ -134,5 +134,14 @@ extension StorageConformanceSuite {
             let found = try await storage.entries(for: key)
             try expect(found.count == 1 && found[0].key == key, "odd-keys", "key \(path.prefix(40)) not found exactly")
         }
+        // Keys that differ only by a custom strategy's discriminator are stored apart.
+        var plain = makeEntry(path: "/discriminated", body: "plain")
+        var discriminated = makeEntry(path: "/discriminated", body: "other")
+        discriminated.key.discriminator = "lang=fr"
+        plain.key.discriminator = ""
+        try await storage.store(plain)
+        try await storage.store(discriminated)
+        try expect(try await storage.entries(for: plain.key).map(\.cached.body) == ["plain"], "odd-keys", "discriminator ignored")
+        try expect(try await storage.entries(for: discriminated.key).map(\.cached.body) == ["other"], "odd-keys", "discriminator ignored")
     }
 }

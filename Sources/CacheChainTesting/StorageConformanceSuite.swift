@@ -11,7 +11,10 @@ import HTTPTypes
 /// }
 /// ```
 /// Every check gets a fresh backend from `makeStorage`. The data is small (at most a 1 MiB body and a
-/// few hundred KiB in total), so any backend with 8 MiB of capacity passes; no check assumes a capacity.
+/// few MiB in total), so any backend with 8 MiB of capacity passes; no check assumes a capacity.
+/// A persistent backend also passes `reopen`, which opens a second instance on the same data: the
+/// `persistence` check then proves entries survive it (memory backends leave it out and the check passes
+/// trivially).
 public struct StorageConformanceSuite: Sendable {
     /// A check's name and body.
     public struct Check: Sendable {
@@ -19,14 +22,39 @@ public struct StorageConformanceSuite: Sendable {
         public var name: String
         /// The check, run against a fresh backend.
         public var run: @Sendable (any CacheStorage) async throws -> Void
+        /// The check's variant that also reopens the backend, when it has one and the suite was given
+        /// `reopen`.
+        public var runReopening: (@Sendable (any CacheStorage, Reopen) async throws -> Void)?
+
+        /// Creates a check.
+        /// - Parameters:
+        ///   - name: The name.
+        ///   - run: The check.
+        ///   - runReopening: The variant used when the suite can reopen the backend.
+        public init(
+            name: String,
+            run: @escaping @Sendable (any CacheStorage) async throws -> Void,
+            runReopening: (@Sendable (any CacheStorage, Reopen) async throws -> Void)? = nil
+        ) {
+            self.name = name
+            self.run = run
+            self.runReopening = runReopening
+        }
     }
 
+    /// Opens a second instance of a persistent backend on the same data as the one given.
+    public typealias Reopen = @Sendable (any CacheStorage) async throws -> any CacheStorage
+
     private let makeStorage: @Sendable () async throws -> any CacheStorage
+    private let reopen: Reopen?
 
     /// Creates the suite.
-    /// - Parameter makeStorage: Returns a fresh, empty backend for each check.
-    public init(makeStorage: @escaping @Sendable () async throws -> any CacheStorage) {
+    /// - Parameters:
+    ///   - makeStorage: Returns a fresh, empty backend for each check.
+    ///   - reopen: For persistent backends: opens another instance on the data of the one given.
+    public init(makeStorage: @escaping @Sendable () async throws -> any CacheStorage, reopen: Reopen? = nil) {
         self.makeStorage = makeStorage
+        self.reopen = reopen
     }
 
     /// Runs every check in ``checks``, stopping at the first failure.
@@ -41,7 +69,12 @@ public struct StorageConformanceSuite: Sendable {
     /// - Parameter check: The check.
     /// - Throws: Its ``ConformanceFailure`` or the backend's error.
     public func run(_ check: Check) async throws {
-        try await check.run(try await makeStorage())
+        let storage = try await makeStorage()
+        if let reopen, let runReopening = check.runReopening {
+            try await runReopening(storage, reopen)
+        } else {
+            try await check.run(storage)
+        }
     }
 
     /// Every check, in a stable order.
@@ -58,6 +91,12 @@ public struct StorageConformanceSuite: Sendable {
             Check(name: "many-keys", run: manyKeys),
             Check(name: "concurrency", run: concurrency),
             Check(name: "odd-keys", run: oddKeys),
+            Check(name: "remove-variant", run: removeVariant),
+            Check(name: "remove-url-prefix", run: removeURLPrefix),
+            Check(name: "remove-tagged", run: removeTagged),
+            Check(name: "usage", run: usage),
+            Check(name: "readers-outlive-removal", run: readersOutliveRemoval),
+            Check(name: "persistence", run: { _ in }, runReopening: persistence),
         ]
     }
 

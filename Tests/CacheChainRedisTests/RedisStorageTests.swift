@@ -188,3 +188,27 @@ enum RedisCLI {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
+
+@Suite("Tiered memory → Redis", .tags(.integration, .redis))
+struct TieredRedisTests {
+    @Test("each instance keeps hot entries in memory and shares the rest through Redis")
+    func tieredSharing() async throws {
+        try await withRedis { server in
+            let namespace = "tiered-\(UUID().uuidString)"
+            let memoryA = MemoryStorage(capacity: 1 << 20)
+            let memoryB = MemoryStorage(capacity: 1 << 20)
+            let instanceA = TieredStorage(memory: memoryA, disk: storage(server, namespace: namespace))
+            let instanceB = TieredStorage(memory: memoryB, disk: storage(server, namespace: namespace))
+            let entry = StorageConformanceSuite.makeEntry(path: "/hot")
+            try await instanceA.store(entry)
+            #expect(await memoryA.usage().entryCount == 1)
+            #expect(await memoryB.usage().entryCount == 0)
+            // Instance B finds it in Redis and promotes it into its own memory tier.
+            #expect(try await instanceB.entries(for: entry.key).first == entry)
+            #expect(await memoryB.usage().entryCount == 1)
+            // Redis gone: B still answers from memory.
+            server.kill()
+            #expect(try await instanceB.entries(for: entry.key).first == entry)
+        }
+    }
+}

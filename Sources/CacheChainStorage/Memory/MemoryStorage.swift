@@ -107,6 +107,16 @@ public actor MemoryStorage: CacheStorage {
         }
     }
 
+    /// Removes one variant of a key.
+    /// - Parameters:
+    ///   - key: The primary key.
+    ///   - variantKey: The variant.
+    /// - Complexity: O(1).
+    public func remove(_ key: CacheKey, variantKey: String) {
+        guard let slot = index[key]?[variantKey] else { return }
+        removeSlot(slot, key: key, variantKey: variantKey)
+    }
+
     /// Removes every entry.
     /// - Complexity: O(1) amortized.
     public func removeAll() {

@@ -1,4 +1,4 @@
-@testable import CacheChainRedis
+import CacheChainCore
 import Testing
 
 @Suite("XXH64 checksum")

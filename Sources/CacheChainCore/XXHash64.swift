@@ -1,7 +1,7 @@
-/// XXH64 (xxHash, 64-bit, seed 0), streaming: the integrity checksum of Redis entries. Fast (8 bytes per
+/// XXH64 (xxHash, 64-bit, seed 0), streaming: the integrity checksum of Redis and disk entries. Fast (8 bytes per
 /// step) and good at catching corruption and truncation; not an authenticity check (the encrypted plugin
 /// adds that).
-struct XXHash64 {
+package struct XXHash64 {
     private static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
     private static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
     private static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
@@ -16,8 +16,11 @@ struct XXHash64 {
     private var buffered = 0
     private var total: UInt64 = 0
 
+    /// Creates a hasher with seed 0.
+    package init() {}
+
     /// The hash of `bytes` in one call.
-    static func hash(_ bytes: [UInt8]) -> UInt64 {
+    package static func hash(_ bytes: [UInt8]) -> UInt64 {
         var hasher = XXHash64()
         bytes.withUnsafeBytes { hasher.update($0) }
         return hasher.finalize()
@@ -46,7 +49,7 @@ struct XXHash64 {
     }
 
     /// Adds bytes.
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         total &+= UInt64(bytes.count)
         var offset = 0
@@ -69,7 +72,7 @@ struct XXHash64 {
     }
 
     /// The hash of everything added.
-    func finalize() -> UInt64 {
+    package func finalize() -> UInt64 {
         var hash: UInt64
         if total >= 32 {
             hash = ((v1 << 1) | (v1 >> 63)) &+ ((v2 << 7) | (v2 >> 57)) &+ ((v3 << 12) | (v3 >> 52)) &+ ((v4 << 18) | (v4 >> 46))

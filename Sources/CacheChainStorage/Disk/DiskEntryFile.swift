@@ -1,0 +1,228 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CacheChainCore
+
+/// The entry file of a large body: `v1/<2 hex>/<SHA-256 of key and variant>.<16 hex write id>`.
+///
+/// Layout: a 32-byte header — magic `CCDE`, format version (u32), metadata length (u32), reserved (u32),
+/// body length (u64), XXH64 of metadata + body (u64), little-endian — then the metadata
+/// (``DiskEntryCodec``), then the body. A file is written once under a temporary name and renamed into
+/// place; it is never modified afterwards, so a reader that opened it keeps reading the same bytes.
+enum DiskEntryFile {
+    static let headerSize = 32
+    static let magic: UInt32 = 0x4544_4343  // "CCDE" read as little-endian
+    static let version: UInt32 = 1
+
+    /// Writes metadata and body (streamed, bounded memory) to a new file; returns the checksum.
+    static func create(meta: [UInt8], body: HTTPBody, at path: String, sync: Bool) throws(CacheChainError) -> UInt64 {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw POSIXFile.failure("creating the entry file \(path)") }
+        let checksum: UInt64
+        do throws(CacheChainError) {
+            checksum = try writeContents(descriptor, meta: meta, body: body, path: path)
+            if sync, fsync(descriptor) != 0 { throw POSIXFile.failure("syncing \(path)") }
+        } catch {
+            close(descriptor)
+            unlink(path)
+            throw error
+        }
+        guard close(descriptor) == 0 else {
+            let error = POSIXFile.failure("closing \(path)")
+            unlink(path)
+            throw error
+        }
+        return checksum
+    }
+
+    /// Writes header placeholder, metadata and body, then the real header; returns the checksum.
+    private static func writeContents(
+        _ descriptor: Int32,
+        meta: [UInt8],
+        body: HTTPBody,
+        path: String
+    ) throws(CacheChainError) -> UInt64 {
+        var hasher = XXHash64()
+        try writeAll(descriptor, [UInt8](repeating: 0, count: headerSize), path)
+        try writeAll(descriptor, meta, path)
+        meta.withUnsafeBytes { hasher.update($0) }
+        var failure: CacheChainError?
+        do {
+            try body.forEachChunk { chunk in
+                hasher.update(chunk)
+                do throws(CacheChainError) {
+                    try writeAll(descriptor, chunk, path)
+                } catch {
+                    failure = error
+                    throw error
+                }
+            }
+        } catch {
+            throw failure ?? CacheChainError(.bodyUnreadable, "reading the body to store failed", underlying: error)
+        }
+        let checksum = hasher.finalize()
+        var header = ByteWriter(capacity: headerSize)
+        header.u32(magic)
+        header.u32(version)
+        header.u32(UInt32(meta.count))
+        header.u32(0)
+        header.u64(UInt64(body.count))
+        header.u64(checksum)
+        let written = header.bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        guard written == headerSize else { throw POSIXFile.failure("writing the entry header of \(path)") }
+        return checksum
+    }
+
+    private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], _ path: String) throws(CacheChainError) {
+        let result: Result<Void, CacheChainError> = bytes.withUnsafeBytes { buffer in
+            do throws(CacheChainError) {
+                try writeAll(descriptor, buffer, path)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    private static func writeAll(_ descriptor: Int32, _ buffer: UnsafeRawBufferPointer, _ path: String) throws(CacheChainError) {
+        guard let base = buffer.baseAddress else { return }
+        var done = 0
+        while done < buffer.count {
+            let result = write(descriptor, base + done, buffer.count - done)
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw POSIXFile.failure("writing the entry file \(path)")
+            }
+            done += result
+        }
+    }
+
+    /// What a verified read returns: the metadata as written in the file, and the body.
+    struct Contents {
+        var meta: [UInt8]
+        var body: HTTPBody
+    }
+
+    /// Opens an entry file, checks header, lengths and the checksum of metadata + body against the index
+    /// row (one bounded-memory pass), and returns the body in memory (up to `inMemoryLimit`) or as a
+    /// ``BodyFile`` region of the entry file.
+    /// - Throws: `.bodyUnreadable` when the file cannot be opened (missing, replaced by a directory);
+    ///   `.integrityCheckFailed` when it is truncated, foreign or does not match its checksum.
+    static func read(
+        path: String,
+        metaLength: Int,
+        bodyLength: Int,
+        checksum: UInt64,
+        inMemoryLimit: Int
+    ) throws(CacheChainError) -> Contents {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CacheChainError(.bodyUnreadable, "cannot open the entry file \(path): \(POSIXFile.errorText)")
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            throw CacheChainError(.bodyUnreadable, "the entry file \(path) is not a regular file")
+        }
+        guard Int(status.st_size) == headerSize + metaLength + bodyLength else {
+            throw damaged(path, "holds \(status.st_size) bytes, expected \(headerSize + metaLength + bodyLength) (truncated?)")
+        }
+        let scratchSize = max(headerSize, min(bodyLength, HTTPBody.defaultChunkSize))
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: scratchSize, alignment: 16)
+        defer { scratch.deallocate() }
+        let headerBuffer = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<headerSize])
+        try readExactly(descriptor, into: headerBuffer, at: 0, path)
+        guard let header = Header(UnsafeRawBufferPointer(headerBuffer)), header.magic == magic, header.version == version else {
+            throw damaged(path, "is not a CacheChain entry file (foreign or unknown version)")
+        }
+        guard header.metaLength == metaLength, header.bodyLength == bodyLength, header.checksum == checksum else {
+            throw damaged(path, "does not match its index row")
+        }
+        var hasher = XXHash64()
+        let meta = try readArray(descriptor, count: metaLength, at: headerSize, path)
+        meta.withUnsafeBytes { hasher.update($0) }
+        let bodyStart = headerSize + metaLength
+        if bodyLength <= inMemoryLimit {
+            let body = try readArray(descriptor, count: bodyLength, at: bodyStart, path)
+            body.withUnsafeBytes { hasher.update($0) }
+            guard hasher.finalize() == checksum else { throw damaged(path, "does not match its checksum") }
+            return Contents(meta: meta, body: HTTPBody(body))
+        }
+        var position = 0
+        while position < bodyLength {
+            let chunk = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<min(scratch.count, bodyLength - position)])
+            try readExactly(descriptor, into: chunk, at: bodyStart + position, path)
+            hasher.update(UnsafeRawBufferPointer(chunk))
+            position += chunk.count
+        }
+        guard hasher.finalize() == checksum else { throw damaged(path, "does not match its checksum") }
+        // The name is never reused, so reopening it yields the bytes just verified (or fails if evicted).
+        return Contents(meta: meta, body: HTTPBody(file: try BodyFile(path: path, offset: bodyStart, length: bodyLength)))
+    }
+
+    private struct Header {
+        var magic: UInt32
+        var version: UInt32
+        var metaLength: Int
+        var bodyLength: Int
+        var checksum: UInt64
+
+        init?(_ raw: UnsafeRawBufferPointer) {
+            var reader = ByteReader(raw)
+            guard let magic = try? reader.u32(), let version = try? reader.u32(), let metaLength = try? reader.u32(),
+                  (try? reader.u32()) != nil, let bodyLength = try? reader.u64(), let checksum = try? reader.u64()
+            else { return nil }
+            self.magic = magic
+            self.version = version
+            self.metaLength = Int(metaLength)
+            self.bodyLength = Int(truncatingIfNeeded: bodyLength)
+            self.checksum = checksum
+        }
+    }
+
+    private static func readArray(
+        _ descriptor: Int32,
+        count: Int,
+        at offset: Int,
+        _ path: String
+    ) throws(CacheChainError) -> [UInt8] {
+        var failure: CacheChainError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            do throws(CacheChainError) {
+                try readExactly(descriptor, into: UnsafeMutableRawBufferPointer(buffer), at: offset, path)
+                initialized = count
+            } catch {
+                failure = error
+                initialized = 0
+            }
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
+    private static func readExactly(
+        _ descriptor: Int32,
+        into buffer: UnsafeMutableRawBufferPointer,
+        at offset: Int,
+        _ path: String
+    ) throws(CacheChainError) {
+        guard let base = buffer.baseAddress else { return }
+        var done = 0
+        while done < buffer.count {
+            let result = pread(descriptor, base + done, buffer.count - done, off_t(offset + done))
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw CacheChainError(.bodyUnreadable, "reading the entry file \(path) failed: \(POSIXFile.errorText)")
+            }
+            if result == 0 { throw damaged(path, "ended early (truncated)") }
+            done += result
+        }
+    }
+
+    private static func damaged(_ path: String, _ what: String) -> CacheChainError {
+        CacheChainError(.integrityCheckFailed, "the entry file \(path) \(what)")
+    }
+}

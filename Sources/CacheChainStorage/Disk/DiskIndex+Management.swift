@@ -1,0 +1,99 @@
+import CacheChainCore
+
+extension DiskIndex {
+    /// A row as management operations see it: enough to rebuild the entry for a predicate.
+    struct StoredRow {
+        var id: Int64
+        var checksum: UInt64
+        var meta: [UInt8]
+        var body: [UInt8]?
+        var file: String?
+        var bodyLength: Int
+    }
+
+    func deleteKey(_ key: String) throws(CacheChainError) -> [String] {
+        try deleting("DELETE FROM entries WHERE key_hash = ?1 AND key = ?2 RETURNING file", .integer(Self.keyHash(key)), .text(key))
+    }
+
+    func deleteAll() throws(CacheChainError) -> [String] {
+        try deleting("DELETE FROM entries RETURNING file")
+    }
+
+    func deleteStored(since time: Double) throws(CacheChainError) -> [String] {
+        try deleting("DELETE FROM entries WHERE stored_at >= ?1 RETURNING file", .real(time))
+    }
+
+    /// Deletes by URL prefix in SQL (one pass over the table, no metadata decoding).
+    func deleteURLs(prefix: String) throws(CacheChainError) -> [String] {
+        try deleting("DELETE FROM entries WHERE substr(url, 1, length(?1)) = ?1 RETURNING file", .text(prefix))
+    }
+
+    private func deleting(_ sql: String, _ values: SQLiteValue...) throws(CacheChainError) -> [String] {
+        let statement = try database.prepare(sql)
+        for (offset, value) in values.enumerated() { try statement.bind(value, at: Int32(offset + 1)) }
+        defer { statement.finish() }
+        var files: [String] = []
+        while try statement.step() {
+            if let file = statement.text(0) { files.append(file) }
+        }
+        return files
+    }
+
+    /// Rows of every entry, or of the entries having a userInfo value named `tag`.
+    func rows(tagged tag: String? = nil, _ visit: (StoredRow) -> Void) throws(CacheChainError) {
+        let columns = "e.id, e.checksum, e.meta, e.body, e.file, e.body_length"
+        let statement: SQLiteStatement
+        if let tag {
+            statement = try database.prepare("SELECT \(columns) FROM tags t JOIN entries e ON e.id = t.entry_id WHERE t.name = ?1")
+            try statement.bind(.text(tag), at: 1)
+        } else {
+            statement = try database.prepare("SELECT \(columns) FROM entries e")
+        }
+        defer { statement.finish() }
+        while try statement.step() {
+            visit(StoredRow(
+                id: statement.integer(0),
+                checksum: UInt64(bitPattern: statement.integer(1)),
+                meta: statement.blob(2),
+                body: statement.isNull(3) ? nil : statement.blob(3),
+                file: statement.text(4),
+                bodyLength: Int(statement.integer(5))
+            ))
+        }
+    }
+
+    /// The metadata of one row per distinct key.
+    func oneMetaPerKey() throws(CacheChainError) -> [[UInt8]] {
+        let statement = try database.prepare("SELECT meta FROM entries GROUP BY key")
+        defer { statement.finish() }
+        var metas: [[UInt8]] = []
+        while try statement.step() { metas.append(statement.blob(0)) }
+        return metas
+    }
+
+    /// Runs `PRAGMA quick_check` (or `integrity_check`); returns SQLite's verdict lines (`["ok"]` when sound).
+    func check(thorough: Bool = true) throws(CacheChainError) -> [String] {
+        let statement = try database.prepare(thorough ? "PRAGMA integrity_check" : "PRAGMA quick_check")
+        defer { statement.finish() }
+        var lines: [String] = []
+        while try statement.step() { lines.append(statement.text(0) ?? "") }
+        return lines
+    }
+
+    /// The sum of sizes and the row count, computed from the rows (to check the `totals` row).
+    func recount() throws(CacheChainError) -> (bytes: Int, count: Int) {
+        let statement = try database.prepare("SELECT coalesce(sum(size), 0), count(*) FROM entries")
+        defer { statement.finish() }
+        guard try statement.step() else { return (0, 0) }
+        return (Int(statement.integer(0)), Int(statement.integer(1)))
+    }
+
+    /// Every entry file name the index references.
+    func referencedFiles() throws(CacheChainError) -> [String] {
+        let statement = try database.prepare("SELECT file FROM entries WHERE file IS NOT NULL")
+        defer { statement.finish() }
+        var files: [String] = []
+        while try statement.step() { if let file = statement.text(0) { files.append(file) } }
+        return files
+    }
+}

@@ -1,0 +1,84 @@
+import CacheChainCore
+import Foundation
+
+extension DiskStorage {
+    /// Checks (or writes) the directory's format version file.
+    static func checkFormat(_ directory: String) throws(CacheChainError) {
+        let path = "\(directory)/\(formatFileName)"
+        if let bytes = POSIXFile.readWholeFile(path) {
+            let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard text == "\(formatVersion)" else {
+                throw CacheChainError(
+                    .invalidConfiguration,
+                    "the cache directory \(directory) holds disk format '\(text.prefix(20))'; this build reads format "
+                        + "\(formatVersion): use another directory or delete this one"
+                )
+            }
+            return
+        }
+        if POSIXFile.isDirectory(path) {
+            throw CacheChainError(.invalidConfiguration, "\(path) is a directory, expected the cache's format file")
+        }
+        try POSIXFile.writeAtomically(Array("\(formatVersion)\n".utf8), to: path)
+    }
+
+    /// Opens the index; a damaged database file (corrupt pages, or a schema our statements no longer
+    /// compile against) is replaced by an empty index.
+    static func openIndex(_ root: String, durable: Bool) throws(CacheChainError) -> DiskIndex {
+        do throws(CacheChainError) {
+            return try DiskIndex(path: root + "/index.sqlite", durable: durable)
+        } catch {
+            guard let failure = error.underlying as? SQLiteFailure, failure.isCorruption || failure.isSchemaMismatch else {
+                throw error
+            }
+            return try resetIndex(root, durable: durable)
+        }
+    }
+
+    /// Deletes the index database and creates an empty one.
+    static func resetIndex(_ root: String, durable: Bool) throws(CacheChainError) -> DiskIndex {
+        for suffix in ["", "-wal", "-shm"] { POSIXFile.remove(root + "/index.sqlite" + suffix) }
+        return try DiskIndex(path: root + "/index.sqlite", durable: durable)
+    }
+
+    static func graceSeconds(_ grace: Duration) -> Int {
+        Int(grace.components.seconds)
+    }
+
+    /// Deletes temporary files older than the grace period (left by killed writers).
+    static func sweepTemporaryFiles(_ root: String, grace: Duration) {
+        let limit = POSIXFile.now() - graceSeconds(grace)
+        for name in POSIXFile.list(root + "/tmp") {
+            let path = "\(root)/tmp/\(name)"
+            if let time = POSIXFile.modificationTime(path), time <= limit { POSIXFile.remove(path) }
+        }
+    }
+
+    /// Sweeps one shard directory: files older than the grace period that no index row names.
+    func sweepNextShard() {
+        sweepShard = (sweepShard + 1) % 256
+        sweep(shard: sweepShard)
+    }
+
+    private func sweep(shard: Int) {
+        let hex = Array("0123456789abcdef")
+        let directory = "\(root)/\(hex[shard >> 4])\(hex[shard & 15])"
+        let limit = POSIXFile.now() - Self.graceSeconds(configuration.orphanGracePeriod)
+        for name in POSIXFile.list(directory) {
+            let path = "\(directory)/\(name)"
+            guard let time = POSIXFile.modificationTime(path), time <= limit else { continue }
+            if let referenced = try? indexCall({ () throws(CacheChainError) in try index.isReferenced(file: name) }), !referenced {
+                POSIXFile.remove(path)
+            }
+        }
+    }
+
+    /// Deletes every file the index does not reference and that is older than
+    /// ``Configuration/orphanGracePeriod``: temporary files of killed writers and files of replaced or
+    /// removed entries whose deletion was interrupted. Stores do this lazily, one shard at a time.
+    /// - Complexity: O(f log n) for f files in the directory.
+    public func sweepOrphans() {
+        Self.sweepTemporaryFiles(root, grace: configuration.orphanGracePeriod)
+        for shard in 0..<256 { sweep(shard: shard) }
+    }
+}

@@ -1,0 +1,303 @@
+public import CacheChainCore
+import Foundation
+
+/// A persistent backend on a directory: crash-consistent, checked on every read, safe to share between
+/// processes, LRU-evicted by its own index, and bounded in memory for large bodies.
+///
+/// ```swift
+/// let disk = try DiskStorage(directory: "/var/cache/myapp/http", capacity: 512 << 20)
+/// let client = HTTPCacheClient(transport: CurlTransport(), configuration: .init(storage: disk))
+/// ```
+///
+/// **Layout.** `<directory>/cachechain-format` holds the format version (`1`); everything else is under
+/// `<directory>/v1/`: `index.sqlite` (SQLite, WAL) with one row per variant, `tmp/` for files being
+/// written, and `00/`…`ff/` for entry files. Bodies up to ``Configuration/inlineBodyLimit`` live in the
+/// index row; larger ones in an entry file named by the SHA-256 of key and variant plus a unique write id.
+/// A directory with another format version is refused with `invalid-configuration` (never wiped).
+///
+/// **Writes.** A large body is streamed to a temporary file (bounded memory), synced when
+/// ``Durability/durable``, renamed into place, then the index row is replaced and the capacity enforced
+/// in one `BEGIN IMMEDIATE` transaction. A process killed at any instant leaves the old entry or the new
+/// one, never a mix; leftovers (temporary files, files of replaced entries) are swept lazily, one shard
+/// directory every 64 stores, or at once by ``sweepOrphans()``.
+///
+/// **Reads.** Every read checks the XXH64 checksum of metadata + body and that the stored key is the
+/// requested one. A damaged, truncated, foreign or missing entry is removed, reported as a
+/// ``CacheEvent/Kind/storageError`` event, and is a miss (the call throws `integrity-check-failed` when no
+/// variant of the key survived); other entries are never affected.
+///
+/// **LRU.** Reads record their use in memory and write it to the index in batches (every 256 hits, on
+/// the next store, on ``flush()``, or when the storage is released), keeping a hit free of write
+/// transactions. Eviction removes the least recently used rows in the store's transaction, so ``usage()``
+/// is exact at every commit.
+///
+/// **Concurrency.** An actor: calls are serialized per instance and run on the cooperative pool; each
+/// does short, bounded file and SQLite work (a 1 GiB store or checked hit takes as long as reading it).
+/// Other processes and other instances coordinate through SQLite's locks (`busy_timeout` 10 s).
+public actor DiskStorage: CacheStorage {
+    /// The configuration the storage was opened with.
+    public nonisolated let configuration: Configuration
+    let root: String
+    var index: DiskIndex
+    private var lastStamp: Int64 = 0
+    private var storesSinceSweep = 0
+    var sweepShard = Int.random(in: 0..<256)
+
+    static let formatFileName = "cachechain-format"
+    static let formatVersion = 1
+    static let pendingUseLimit = 256
+
+    /// Opens (creating when needed) a disk cache.
+    /// - Parameter configuration: The directory, capacity and options.
+    /// - Throws: ``CacheChainError`` `storage-failed` when the directory cannot be created or is not writable,
+    ///   `invalid-configuration` when it holds another format version.
+    public init(configuration: Configuration) throws(CacheChainError) {
+        self.configuration = configuration
+        var directory = configuration.directory
+        if directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
+        try POSIXFile.makeDirectories(directory)
+        try Self.checkFormat(directory)
+        root = directory + "/v1"
+        try POSIXFile.makeDirectories(root + "/tmp")
+        index = try Self.openIndex(root, durable: configuration.durability == .durable)
+        Self.sweepTemporaryFiles(root, grace: configuration.orphanGracePeriod)
+    }
+
+    /// Opens (creating when needed) a disk cache.
+    /// - Parameters:
+    ///   - directory: The cache directory.
+    ///   - capacity: The byte limit; 256 MiB by default.
+    ///   - durability: `fast` by default.
+    ///   - events: Receives eviction and storage-error events.
+    /// - Throws: See ``init(configuration:)``.
+    public init(
+        directory: String,
+        capacity: Int = 256 * 1024 * 1024,
+        durability: Durability = .fast,
+        events: CacheEventSink = .none
+    ) throws(CacheChainError) {
+        try self.init(
+            configuration: Configuration(directory: directory, capacity: capacity, durability: durability, events: events)
+        )
+    }
+
+    // MARK: - Lookup
+
+    /// Returns every stored variant for a key, most recently stored first, each checked.
+    /// - Parameter key: The primary key.
+    /// - Returns: The variants; small bodies in memory, bodies above ``Configuration/inMemoryBodyLimit`` as
+    ///   file regions.
+    /// - Throws: ``CacheChainError`` `integrity-check-failed` when every stored variant was damaged (they
+    ///   are removed), `storage-failed` when the index cannot be read.
+    /// - Complexity: O(log n) in the number of entries (one indexed query), plus reading the bodies.
+    public func entries(for key: CacheKey) throws(CacheChainError) -> [CacheEntry] {
+        let keyString = key.stringValue
+        var attempt = 0
+        while true {
+            attempt += 1
+            let rows = try indexCall { () throws(CacheChainError) in try index.lookup(key: keyString) }
+            var found: [CacheEntry] = []
+            var damaged: [(DiskIndex.Row, CacheChainError)] = []
+            var retry = false
+            for row in rows {
+                do throws(CacheChainError) {
+                    found.append(try read(row, key: key))
+                    index.pendingUses[row.id] = nextStamp()
+                } catch {
+                    // A file that vanished may have been replaced by another process: look again once.
+                    if attempt == 1, error.code == .bodyUnreadable {
+                        retry = true
+                        break
+                    }
+                    damaged.append((row, error))
+                }
+            }
+            if retry { continue }
+            for (row, error) in damaged { discard(row, key: key, error: error) }
+            if found.isEmpty, let (_, error) = damaged.first {
+                throw CacheChainError(
+                    .integrityCheckFailed, "the stored entry was damaged and removed: \(error.message)",
+                    cacheKey: key, underlying: error
+                )
+            }
+            if index.pendingUses.count >= Self.pendingUseLimit { try? flushUses() }
+            if found.count > 1 { found.sort { $0.storedAt > $1.storedAt } }
+            return found
+        }
+    }
+
+    private func read(_ row: DiskIndex.Row, key: CacheKey) throws(CacheChainError) -> CacheEntry {
+        let decoded: (entry: CacheEntry, bodyLength: Int)
+        if let file = row.file {
+            let contents = try DiskEntryFile.read(
+                path: path(ofFile: file), metaLength: row.meta.count, bodyLength: row.bodyLength,
+                checksum: row.checksum, inMemoryLimit: configuration.inMemoryBodyLimit
+            )
+            decoded = try DiskEntryCodec.decodeMeta(contents.meta, body: contents.body)
+        } else {
+            let body = row.body ?? []
+            var hasher = XXHash64()
+            row.meta.withUnsafeBytes { hasher.update($0) }
+            body.withUnsafeBytes { hasher.update($0) }
+            guard hasher.finalize() == row.checksum, body.count == row.bodyLength else {
+                throw CacheChainError(.integrityCheckFailed, "an index row does not match its checksum", cacheKey: key)
+            }
+            decoded = try DiskEntryCodec.decodeMeta(row.meta, body: HTTPBody(body))
+        }
+        guard decoded.entry.key == key, decoded.bodyLength == row.bodyLength else {
+            throw CacheChainError(.integrityCheckFailed, "a stored entry holds another key than its index row", cacheKey: key)
+        }
+        return decoded.entry
+    }
+
+    /// Removes a damaged row (only if unchanged since it was read) and its file, and reports it.
+    private func discard(_ row: DiskIndex.Row, key: CacheKey, error: CacheChainError) {
+        let files = (try? indexCall { () throws(CacheChainError) in
+            try index.transaction { () throws(CacheChainError) in try index.deleteIfUnchanged(id: row.id, checksum: row.checksum) }
+        }) ?? []
+        for file in files { POSIXFile.remove(path(ofFile: file)) }
+        index.pendingUses[row.id] = nil
+        configuration.events.emit(CacheEvent(.storageError, key: key, reasons: [error.code.rawValue, error.message]))
+    }
+
+    // MARK: - Store
+
+    /// Stores an entry, replacing the variant with the same key and variant key, then evicts least recently
+    /// used entries until the capacity holds. `.allowedInMemoryOnly` and `.notAllowed` entries are not
+    /// stored; neither is an entry larger than the whole capacity.
+    /// - Parameter entry: The entry; a file-backed body is streamed, never loaded whole.
+    /// - Throws: ``CacheChainError`` `storage-failed` (full disk, read-only or missing directory…) or
+    ///   `body-unreadable`; the previously stored variant is then still intact.
+    /// - Complexity: O(log n) index work plus O(1) per evicted entry, plus writing the body.
+    public func store(_ entry: CacheEntry) throws(CacheChainError) {
+        guard entry.cached.storagePolicy == .allowed else { return }
+        let meta = DiskEntryCodec.encodeMeta(entry)
+        let bodyLength = entry.cached.body.count
+        let isInline = bodyLength <= configuration.inlineBodyLimit
+        let size = meta.count + bodyLength + (isInline ? 0 : DiskEntryFile.headerSize)
+        guard size <= configuration.capacity else { return }
+        var row = DiskIndex.NewRow(
+            key: entry.key.stringValue, variant: entry.variantKey, url: entry.key.url,
+            storedAt: entry.storedAt.timeIntervalSinceReferenceDate, lastUsed: nextStamp(), size: size,
+            bodyLength: bodyLength, checksum: 0, meta: meta, body: nil, file: nil, tags: entry.cached.userInfo.names
+        )
+        if isInline {
+            let body = try entry.cached.body.collect()
+            var hasher = XXHash64()
+            meta.withUnsafeBytes { hasher.update($0) }
+            body.withUnsafeBytes { hasher.update($0) }
+            row.checksum = hasher.finalize()
+            row.body = body
+        } else {
+            let name = SHA256.hexDigest(Array("\(row.key)\n\(row.variant)".utf8)) + "." + POSIXFile.randomHex()
+            row.checksum = try writeFile(named: name, meta: meta, body: entry.cached.body)
+            row.file = name
+        }
+        let newFile = row.file
+        let outcome: (files: [String], evicted: [(size: Int, meta: [UInt8])])
+        do throws(CacheChainError) {
+            outcome = try indexCall { () throws(CacheChainError) in
+                try index.transaction { () throws(CacheChainError) in try commit(row) }
+            }
+        } catch {
+            if let newFile { POSIXFile.remove(path(ofFile: newFile)) }
+            throw error
+        }
+        index.pendingUses.removeAll()
+        for file in outcome.files { POSIXFile.remove(path(ofFile: file)) }
+        for victim in outcome.evicted {
+            let key = try? DiskEntryCodec.decodeMeta(victim.meta, body: .empty).entry.key
+            configuration.events.emit(CacheEvent(.evicted, key: key, reasons: ["lru"], bytes: victim.size))
+        }
+        storesSinceSweep += 1
+        if storesSinceSweep >= 64 {
+            storesSinceSweep = 0
+            sweepNextShard()
+        }
+    }
+
+    /// Inside the store transaction: records pending uses, replaces the variant, evicts.
+    private func commit(
+        _ row: DiskIndex.NewRow
+    ) throws(CacheChainError) -> (files: [String], evicted: [(size: Int, meta: [UInt8])]) {
+        for (id, time) in index.pendingUses { try index.touch(id: id, at: time) }
+        var files = try index.deleteVariant(key: row.key, variant: row.variant)
+        let id = try index.insert(row)
+        var evicted: [(size: Int, meta: [UInt8])] = []
+        var bytes = try index.totals().bytes
+        while bytes > configuration.capacity {
+            let victims = try index.victims(excluding: id)
+            if victims.isEmpty { break }
+            for victim in victims where bytes > configuration.capacity {
+                files += try index.delete(id: victim.id)
+                evicted.append((victim.size, victim.meta))
+                bytes -= victim.size
+            }
+            bytes = try index.totals().bytes
+        }
+        return (files, evicted)
+    }
+
+    private func writeFile(named name: String, meta: [UInt8], body: HTTPBody) throws(CacheChainError) -> UInt64 {
+        let temporary = "\(root)/tmp/\(POSIXFile.randomHex()).tmp"
+        let durable = configuration.durability == .durable
+        let checksum = try DiskEntryFile.create(meta: meta, body: body, at: temporary, sync: durable)
+        let shard = root + "/" + name.prefix(2)
+        do throws(CacheChainError) {
+            if !POSIXFile.isDirectory(shard) { try POSIXFile.makeDirectories(shard) }
+            try POSIXFile.move(temporary, path(ofFile: name))
+            if durable { try POSIXFile.syncDirectory(shard) }
+        } catch {
+            POSIXFile.remove(temporary)
+            throw error
+        }
+        return checksum
+    }
+
+    // MARK: - Helpers
+
+    func path(ofFile name: String) -> String {
+        "\(root)/\(name.prefix(2))/\(name)"
+    }
+
+    /// A strictly increasing microsecond stamp for LRU order.
+    func nextStamp() -> Int64 {
+        lastStamp = max(lastStamp + 1, POSIXFile.nowMicroseconds())
+        return lastStamp
+    }
+
+    /// Writes the recorded uses of recent hits to the index (done automatically every 256 hits and on
+    /// every store); call it before a process exits to keep the LRU order exact across runs.
+    /// - Throws: ``CacheChainError`` when the index cannot be written.
+    /// - Complexity: O(u log n) for u recorded uses.
+    public func flush() throws(CacheChainError) {
+        try flushUses()
+    }
+
+    func flushUses() throws(CacheChainError) {
+        guard !index.pendingUses.isEmpty else { return }
+        let uses = index.pendingUses
+        index.pendingUses.removeAll()
+        try indexCall { () throws(CacheChainError) in
+            try index.transaction { () throws(CacheChainError) in
+                for (id, time) in uses { try index.touch(id: id, at: time) }
+            }
+        }
+    }
+
+    /// Runs an index operation; a damaged index database is replaced by an empty one (its entries become
+    /// misses, their files orphans for the sweep) and the error is rethrown.
+    func indexCall<Result>(_ body: () throws(CacheChainError) -> Result) throws(CacheChainError) -> Result {
+        do throws(CacheChainError) {
+            return try body()
+        } catch {
+            if let failure = error.underlying as? SQLiteFailure, failure.isCorruption {
+                index.pendingUses.removeAll()
+                if let fresh = try? Self.resetIndex(root, durable: configuration.durability == .durable) { index = fresh }
+                let reasons = [error.code.rawValue, "index rebuilt: \(error.message)"]
+                configuration.events.emit(CacheEvent(.storageError, reasons: reasons))
+            }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CacheChainCore
+
+/// Thin, typed wrappers over the POSIX calls the disk backend makes.
+enum POSIXFile {
+    /// The text of the current `errno`.
+    static var errorText: String {
+        let code = errno
+        return "\(String(cString: strerror(code))) (errno \(code))"
+    }
+
+    static func failure(_ doing: String) -> CacheChainError {
+        let code = errno
+        var hint = ""
+        switch code {
+        case ENOSPC, EDQUOT: hint = "; the disk is full"
+        case EFBIG: hint = "; the file size limit was reached"
+        case EROFS, EACCES, EPERM: hint = "; the cache directory is not writable"
+        case ENOENT: hint = "; the cache directory is missing"
+        case ENOTDIR, EISDIR: hint = "; a file or directory in the cache was replaced by something else"
+        default: break
+        }
+        return CacheChainError(.storageFailed, "\(doing) failed: \(errorText)\(hint)")
+    }
+
+    /// Creates a directory and its missing parents.
+    static func makeDirectories(_ path: String) throws(CacheChainError) {
+        var current = ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            current += "/" + component
+            if mkdir(current, 0o755) != 0, errno != EEXIST {
+                throw failure("creating the cache directory \(current)")
+            }
+        }
+        guard isDirectory(path) else {
+            throw CacheChainError(.storageFailed, "\(path) exists but is not a directory")
+        }
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Modification time in seconds since 1970, or `nil` when the path is missing.
+    static func modificationTime(_ path: String) -> Int? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        return Int(status.st_mtim.tv_sec)
+    }
+
+    static func now() -> Int {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int(spec.tv_sec)
+    }
+
+    static func nowMicroseconds() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec / 1000)
+    }
+
+    static func remove(_ path: String) {
+        unlink(path)
+    }
+
+    /// Syncs a directory so a rename in it survives power loss.
+    static func syncDirectory(_ path: String) throws(CacheChainError) {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("opening \(path) to sync it") }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw failure("syncing \(path)") }
+    }
+
+    static func move(_ from: String, _ to: String) throws(CacheChainError) {
+        guard rename(from, to) == 0 else { throw failure("renaming an entry file into \(to)") }
+    }
+
+    /// The names in a directory (without `.` and `..`); empty when it cannot be read.
+    static func list(_ path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let item = readdir(directory) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// 8 random bytes as 16 hex digits: unique temporary and entry file names.
+    static func randomHex() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let value = generator.next() as UInt64
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - text.count) + text
+    }
+
+    static func readWholeFile(_ path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return bytes
+    }
+
+    /// Writes a small file atomically (temporary file, then rename).
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(CacheChainError) {
+        let temporary = "\(path).\(randomHex()).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure("creating \(temporary)") }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == bytes.count, synced else {
+            let error = failure("writing \(temporary)")
+            unlink(temporary)
+            throw error
+        }
+        do throws(CacheChainError) {
+            try move(temporary, path)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import CacheChainCore
+import Foundation
+import HTTPTypes
+
+extension StorageConformanceSuite {
+    static func removeVariant(_ storage: any CacheStorage) async throws {
+        let fr = makeEntry(path: "/rv", body: "fr", language: "fr", storedAt: 1)
+        let en = makeEntry(path: "/rv", body: "en", language: "en", storedAt: 2)
+        try await storage.store(fr)
+        try await storage.store(en)
+        try await storage.remove(fr.key, variantKey: fr.variantKey)
+        let found = try await storage.entries(for: fr.key)
+        try expect(found.map(\.variantKey) == [en.variantKey], "remove-variant", "expected only the en variant, found \(found.map(\.variantKey))")
+        try await storage.remove(fr.key, variantKey: "never-stored")
+        try expect(try await storage.entries(for: fr.key).count == 1, "remove-variant", "removing an absent variant changed the key")
+    }
+
+    static func removeURLPrefix(_ storage: any CacheStorage) async throws {
+        let inside = [makeEntry(path: "/users/42/a"), makeEntry(path: "/users/42/b?x=1", language: "fr")]
+        let outside = [makeEntry(path: "/users/421"), makeEntry(path: "/users/4"), makeEntry(path: "/other")]
+        for entry in inside + outside { try await storage.store(entry) }
+        try await storage.removeEntries(urlPrefix: "https://conformance.test/users/42/")
+        for entry in inside {
+            try expect(try await storage.entries(for: entry.key).isEmpty, "remove-url-prefix", "\(entry.key.path) survived")
+        }
+        for entry in outside {
+            try expect(try await storage.entries(for: entry.key).count == 1, "remove-url-prefix", "\(entry.key.path) was removed")
+        }
+    }
+
+    static func removeTagged(_ storage: any CacheStorage) async throws {
+        let user1 = [makeEntry(path: "/t/1", tag: "user-1"), makeEntry(path: "/t/2", language: "fr", tag: "user-1")]
+        let user2 = makeEntry(path: "/t/3", tag: "user-2")
+        let untagged = makeEntry(path: "/t/4")
+        for entry in user1 + [user2, untagged] { try await storage.store(entry) }
+        try await storage.removeEntries(withUserInfoNamed: ConformanceTagKey.name, where: { $0.cached.userInfo[ConformanceTagKey.self] == "user-1" })
+        for entry in user1 {
+            try expect(try await storage.entries(for: entry.key).isEmpty, "remove-tagged", "\(entry.key.path) of user-1 survived")
+        }
+        try expect(try await storage.entries(for: user2.key).count == 1, "remove-tagged", "user-2's entry was removed")
+        try expect(try await storage.entries(for: untagged.key).count == 1, "remove-tagged", "an untagged entry was removed")
+    }
+
+    /// Byte figures are checked when the backend reports a capacity (a backend whose capacity belongs to
+    /// someone else, like Redis's `maxmemory`, reports zero bytes); entry counts always.
+    static func usage(_ storage: any CacheStorage) async throws {
+        let reportsBytes = await storage.usage().largestCapacity > 0
+        func bytes() async -> Int {
+            let usage = await storage.usage()
+            return usage.memoryBytes + usage.diskBytes
+        }
+        let fresh = await bytes()
+        let freshCount = await storage.usage().entryCount
+        try expect(fresh == 0 && freshCount == 0, "usage", "a fresh backend is not empty")
+        let entries = (0..<5).map { makeEntry(path: "/u/\($0)", body: HTTPBody([UInt8](repeating: 1, count: 3000 * ($0 + 1)))) }
+        for entry in entries { try await storage.store(entry) }
+        let full = await bytes()
+        try expect(await storage.usage().entryCount == 5, "usage", "entryCount is not 5")
+        try await storage.store(entries[0])
+        try expect(await bytes() == full, "usage", "replacing an entry with itself changed the usage")
+        try await storage.remove(entries[4].key)
+        let less = await bytes()
+        try expect(await storage.usage().entryCount == 4, "usage", "entryCount is not 4 after a removal")
+        if reportsBytes {
+            try expect(full >= entries.map(\.cached.body.count).reduce(0, +), "usage", "\(full) bytes reported for larger bodies")
+            try expect(less < full && less > 0, "usage", "removing an entry did not lower the usage (\(full) → \(less))")
+        }
+        try await storage.removeAll()
+        let emptied = await bytes()
+        let emptiedCount = await storage.usage().entryCount
+        try expect(emptied == 0 && emptiedCount == 0, "usage", "usage is not zero after removeAll()")
+    }
+
+    /// A body handed to a caller stays readable, byte for byte, after its entry is replaced or removed.
+    static func readersOutliveRemoval(_ storage: any CacheStorage) async throws {
+        let bytes = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }
+        let entry = makeEntry(path: "/reader", body: HTTPBody(bytes))
+        try await storage.store(entry)
+        let body = try await storage.entries(for: entry.key).first?.cached.body
+        try await storage.store(makeEntry(path: "/reader", body: "replaced"))
+        try await storage.removeAll()
+        try expect(try body?.collect() == bytes, "readers-outlive-removal", "a returned body changed after removal")
+    }
+
+    static func persistence(_ storage: any CacheStorage, _ reopen: Reopen) async throws {
+        var bytes = [UInt8](repeating: 0, count: 1 << 20)
+        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 7 &+ 3) }
+        let entries = [
+            makeEntry(path: "/p/small?q=1", body: "small", tag: "t"),
+            makeEntry(path: "/p/large", body: HTTPBody(bytes)),
+            makeEntry(path: "/p/v", body: "fr", language: "fr", storedAt: 1),
+            makeEntry(path: "/p/v", body: "en", language: "en", storedAt: 2),
+        ]
+        for entry in entries { try await storage.store(entry) }
+        let usage = await storage.usage()
+        let second = try await reopen(storage)
+        for entry in entries {
+            let found = try await second.entries(for: entry.key).first { $0.variantKey == entry.variantKey }
+            try expect(found == entry, "persistence", "\(entry.key.path) [\(entry.variantKey)] differs after reopening")
+        }
+        try expect(await second.usage() == usage, "persistence", "usage differs after reopening")
+        try await second.remove(entries[0].key)
+        let third = try await reopen(second)
+        try expect(try await third.entries(for: entries[0].key).isEmpty, "persistence", "a removal did not persist")
+        try expect(try await third.entries(for: entries[1].key).count == 1, "persistence", "a removal touched another key")
+    }
+}
