@@ -41,6 +41,28 @@ struct BatchCommandTests: BatchSubprocessSuite {
         }
     }
 
+    @Test("disk and tiered backends keep responses across processes", arguments: ["disk", "tiered"])
+    func persistentBackends(backend: String) async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = directory.appendingPathComponent("cache").path
+        let arguments = ["--backend", backend, "--cache-dir", cache]
+        var url = ""
+        try await withBatch(arguments) { batch, origin, _ in
+            origin.route("/p", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: "persisted"))
+            url = origin.url("/p")
+            let first = try await roundTrip(batch, 1, url)
+            #expect(first["cache_status"] == .string("miss"))
+        }
+        // The origin of the first session is gone: only the cache directory can answer now.
+        try await withBatch(arguments) { batch, _, _ in
+            let again = try await roundTrip(batch, 1, url, #","cache_mode":"only-if-cached""#)
+            #expect(again["status"] == .integer(200))
+            #expect(again["body"] == .string("persisted"))
+            #expect(again["cache_status"] == .string("hit"))
+        }
+    }
+
     @Test("end of input instead of an end message also ends the session with exit 0")
     func endOfInput() async throws {
         let directory = try makeDirectory()
@@ -55,13 +77,9 @@ struct BatchCommandTests: BatchSubprocessSuite {
     }
 
     @Test(
-        "backends this build lacks exit 69 with a clear message; bad options exit 64",
+        "a backend this build lacks exits 69, an unusable cache directory 1, bad options 64, each with a message",
         arguments: [
-            (
-                ["--backend", "disk", "--cache-dir", "DIR"], Int32(69),
-                "the disk backend is not available in this build"
-            ),
-            (["--backend", "tiered", "--cache-dir", "DIR"], 69, "the tiered backend is not available in this build"),
+            (["--backend", "disk", "--cache-dir", "/proc/no-such-dir"], Int32(1), "cannot open the cache"),
             (
                 ["--backend", "encrypted", "--cache-dir", "DIR", "--key-file", "DIR/key"], 69,
                 "the encrypted backend is not available"
@@ -70,7 +88,7 @@ struct BatchCommandTests: BatchSubprocessSuite {
             (["--backend", "floppy"], 64, "floppy"),
         ]
     )
-    func unavailableBackends(arguments: [String], status: Int32, message: String) async throws {
+    func failedStarts(arguments: [String], status: Int32, message: String) async throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let batch = try BatchProcess(
