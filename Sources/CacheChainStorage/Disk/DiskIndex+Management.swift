@@ -1,16 +1,6 @@
 import CacheChainCore
 
 extension DiskIndex {
-    /// A row as management operations see it: enough to rebuild the entry for a predicate.
-    struct StoredRow {
-        var id: Int64
-        var checksum: UInt64
-        var meta: [UInt8]
-        var body: [UInt8]?
-        var file: String?
-        var bodyLength: Int
-    }
-
     func deleteKey(_ key: String) throws(CacheChainError) -> [String] {
         try deleting("DELETE FROM entries WHERE key_hash = ?1 AND key = ?2 RETURNING file", .integer(Self.keyHash(key)), .text(key))
     }
@@ -40,7 +30,7 @@ extension DiskIndex {
     }
 
     /// Rows of every entry, or of the entries having a userInfo value named `tag`.
-    func rows(tagged tag: String? = nil, _ visit: (StoredRow) -> Void) throws(CacheChainError) {
+    func rows(tagged tag: String? = nil, _ visit: (Row) -> Void) throws(CacheChainError) {
         let columns = "e.id, e.checksum, e.meta, e.body, e.file, e.body_length"
         let statement: SQLiteStatement
         if let tag {
@@ -51,13 +41,13 @@ extension DiskIndex {
         }
         defer { statement.finish() }
         while try statement.step() {
-            visit(StoredRow(
+            visit(Row(
                 id: statement.integer(0),
-                checksum: UInt64(bitPattern: statement.integer(1)),
                 meta: statement.blob(2),
                 body: statement.isNull(3) ? nil : statement.blob(3),
                 file: statement.text(4),
-                bodyLength: Int(statement.integer(5))
+                bodyLength: Int(statement.integer(5)),
+                checksum: UInt64(bitPattern: statement.integer(1))
             ))
         }
     }

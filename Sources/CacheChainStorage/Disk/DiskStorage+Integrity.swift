@@ -39,22 +39,7 @@ extension DiskStorage {
         try index.rows { row in
             checked += 1
             do throws(CacheChainError) {
-                if let file = row.file {
-                    let contents = try DiskEntryFile.read(
-                        path: path(ofFile: file), metaLength: row.meta.count, bodyLength: row.bodyLength,
-                        checksum: row.checksum, inMemoryLimit: 0
-                    )
-                    _ = try DiskEntryCodec.decodeMeta(contents.meta, body: contents.body)
-                } else {
-                    let body = row.body ?? []
-                    var hasher = XXHash64()
-                    row.meta.withUnsafeBytes { hasher.update($0) }
-                    body.withUnsafeBytes { hasher.update($0) }
-                    guard hasher.finalize() == row.checksum, body.count == row.bodyLength else {
-                        throw CacheChainError(.integrityCheckFailed, "inline body does not match its checksum")
-                    }
-                    _ = try DiskEntryCodec.decodeMeta(row.meta, body: HTTPBody(body))
-                }
+                _ = try decode(row, inMemoryLimit: 0)
             } catch {
                 problems.append("entry \(row.id): \(error.message)")
             }

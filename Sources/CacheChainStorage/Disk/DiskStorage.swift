@@ -126,24 +126,28 @@ public actor DiskStorage: CacheStorage {
         }
     }
 
-    private func read(_ row: DiskIndex.Row, key: CacheKey) throws(CacheChainError) -> CacheEntry {
-        let decoded: (entry: CacheEntry, bodyLength: Int)
+    /// Reads and checks one row's entry (its file, or its inline body) against the row's checksum and length:
+    /// the one decoding path of lookups and ``checkIntegrity()``.
+    func decode(_ row: DiskIndex.Row, inMemoryLimit: Int) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
         if let file = row.file {
             let contents = try DiskEntryFile.read(
                 path: path(ofFile: file), metaLength: row.meta.count, bodyLength: row.bodyLength,
-                checksum: row.checksum, inMemoryLimit: configuration.inMemoryBodyLimit
+                checksum: row.checksum, inMemoryLimit: inMemoryLimit
             )
-            decoded = try DiskEntryCodec.decodeMeta(contents.meta, body: contents.body)
-        } else {
-            let body = row.body ?? []
-            var hasher = XXHash64()
-            row.meta.withUnsafeBytes { hasher.update($0) }
-            body.withUnsafeBytes { hasher.update($0) }
-            guard hasher.finalize() == row.checksum, body.count == row.bodyLength else {
-                throw CacheChainError(.integrityCheckFailed, "an index row does not match its checksum", cacheKey: key)
-            }
-            decoded = try DiskEntryCodec.decodeMeta(row.meta, body: HTTPBody(body))
+            return try DiskEntryCodec.decodeMeta(contents.meta, body: contents.body)
         }
+        let body = row.body ?? []
+        var hasher = XXHash64()
+        row.meta.withUnsafeBytes { hasher.update($0) }
+        body.withUnsafeBytes { hasher.update($0) }
+        guard hasher.finalize() == row.checksum, body.count == row.bodyLength else {
+            throw CacheChainError(.integrityCheckFailed, "an index row's inline body does not match its checksum")
+        }
+        return try DiskEntryCodec.decodeMeta(row.meta, body: HTTPBody(body))
+    }
+
+    private func read(_ row: DiskIndex.Row, key: CacheKey) throws(CacheChainError) -> CacheEntry {
+        let decoded = try decode(row, inMemoryLimit: configuration.inMemoryBodyLimit)
         guard decoded.entry.key == key, decoded.bodyLength == row.bodyLength else {
             throw CacheChainError(.integrityCheckFailed, "a stored entry holds another key than its index row", cacheKey: key)
         }
