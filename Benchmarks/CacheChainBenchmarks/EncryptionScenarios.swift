@@ -1,0 +1,91 @@
+import CacheChain
+import CacheChainEncryption
+import Foundation
+
+/// Encryption plugin (issue #5): the plugin's AES-256-GCM throughput next to `openssl speed` run in the same
+/// process tree, and encrypted vs plain hits over memory and disk for 1 KiB and 1 MiB bodies.
+func runEncryptionScenarios(iterations: Int) async throws {
+    // Raw AES-256-GCM on 1 MiB buffers, sealed the way the storage seals bodies (one key schedule, one
+    // nonce per segment), next to `openssl speed -evp aes-256-gcm -bytes 16384 -seconds 1`.
+    let size = 1 << 20
+    let key = try SecureRandom.bytes(32)
+    let input = try SecureRandom.bytes(size)
+    var output = [UInt8](repeating: 0, count: size)
+    let rounds = min(iterations, 2_000)
+    var gcm: [Measurement] = []
+    for segment in [16 << 10, 64 << 10] {
+        gcm.append(try await measure("plugin AES-256-GCM 1 MiB, \(segment >> 10) KiB segments", iterations: rounds, warmUp: 50) {
+            try input.withUnsafeBytes { source in
+                try output.withUnsafeMutableBytes { destination in
+                    try AES256GCM.sealSegments(source, into: destination, key: key, segmentSize: segment)
+                }
+            }
+        })
+    }
+    let speed = try opensslSpeed()
+    let opensslPerMiB = Double(size) / speed.bytesPerSecond * 1e9
+    let baseline = Measurement(name: "openssl speed \(Int(speed.bytesPerSecond / 1e6)) MB/s (1 MiB at)", samples: [opensslPerMiB])
+    printSection("AES-256-GCM throughput, 1 MiB buffers (ratio < 1.25 = at least 80% of openssl speed)")
+    for measurement in gcm {
+        printComparison(measurement, baseline)
+        let rate = Double(size) / (measurement.percentile(50) / 1e9) / 1e6
+        print(String(format: "    %@: %.0f MB/s = %.0f%% of openssl speed (%.0f MB/s)",
+                     measurement.name as NSString, rate, rate / (speed.bytesPerSecond / 1e6) * 100, speed.bytesPerSecond / 1e6))
+    }
+
+    let base = NSTemporaryDirectory() + "cachechain-bench-encryption-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: base) }
+    try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+    let keys = InMemoryKeyProvider(key: try .random())
+    let stored = 100
+    for (label, bodySize) in [("1 KiB", 1 << 10), ("1 MiB", 1 << 20)] {
+        let hitRounds = bodySize >= 1 << 20 ? min(iterations, 2_000) : min(iterations, 50_000)
+        let body = HTTPBody((0..<bodySize).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let cacheKeys = (0..<stored).map { CacheKey(method: "GET", scheme: "http", authority: "origin.test", path: "/e/\($0)") }
+        func hit(_ name: String, _ storage: any CacheStorage) async throws -> Measurement {
+            for index in 0..<stored { try await storage.store(freshEntry(path: "/e/\(index)", body: body)) }
+            var next = 0
+            return try await measure(name, iterations: hitRounds, warmUp: 100) {
+                let found = try await storage.entries(for: cacheKeys[next % stored])
+                next &+= 1
+                precondition(found.first?.cached.body.count == bodySize)
+            }
+        }
+        let plainMemory = try await hit("MemoryStorage hit \(label)", MemoryStorage(capacity: 1 << 30))
+        let encryptedMemory = try await hit("Encrypted(MemoryStorage) hit \(label)", EncryptedStorage(wrapping: MemoryStorage(capacity: 1 << 30), keys: keys))
+        let plainDisk = try await hit("DiskStorage hit \(label)", try DiskStorage(directory: "\(base)/plain-\(bodySize)", capacity: 4 << 30))
+        let encryptedDisk = try await hit(
+            "Encrypted(DiskStorage) hit \(label)",
+            EncryptedStorage(wrapping: try DiskStorage(directory: "\(base)/encrypted-\(bodySize)", capacity: 4 << 30), keys: keys)
+        )
+        printSection("Encrypted vs plain hit, \(label) body (\(stored) entries)")
+        printComparison(encryptedMemory, plainMemory)
+        printComparison(encryptedDisk, plainDisk)
+        if bodySize >= 1 << 20 {
+            // Target: within 1.25× of (plain disk hit + openssl's time to process 1 MiB).
+            let floor = Measurement(
+                name: "plain disk hit + openssl 1 MiB",
+                samples: [plainDisk.percentile(50) + opensslPerMiB]
+            )
+            printComparison(encryptedDisk, floor)
+        }
+    }
+}
+
+/// Runs `openssl speed -evp aes-256-gcm -bytes 16384 -seconds 1` and parses its `AES-256-GCM  NNNk` row
+/// (thousands of bytes per second).
+private func opensslSpeed() throws -> (bytesPerSecond: Double, line: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["openssl", "speed", "-evp", "aes-256-gcm", "-bytes", "16384", "-seconds", "1"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard let line = output.split(separator: "\n").last(where: { $0.lowercased().hasPrefix("aes-256-gcm") }),
+          let figure = line.split(separator: " ").last, figure.hasSuffix("k"), let thousands = Double(figure.dropLast())
+    else { throw BenchmarkError("openssl speed printed no AES-256-GCM row: \(output.suffix(200))") }
+    return (thousands * 1000, String(line))
+}
