@@ -1,6 +1,9 @@
 import CacheChain
 import CacheChainEncryption
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Encryption plugin (issue #5): the plugin's AES-256-GCM throughput next to `openssl speed` run in the same
 /// process tree, and encrypted vs plain hits over memory and disk for 1 KiB and 1 MiB bodies.
@@ -75,17 +78,52 @@ func runEncryptionScenarios(iterations: Int) async throws {
 /// Runs `openssl speed -evp aes-256-gcm -bytes 16384 -seconds 1` and parses its `AES-256-GCM  NNNk` row
 /// (thousands of bytes per second).
 private func opensslSpeed() throws -> (bytesPerSecond: Double, line: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["openssl", "speed", "-evp", "aes-256-gcm", "-bytes", "16384", "-seconds", "1"]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let output = try runWithSignalsUnblocked(["openssl", "speed", "-evp", "aes-256-gcm", "-bytes", "16384", "-seconds", "1"])
     guard let line = output.split(separator: "\n").last(where: { $0.lowercased().hasPrefix("aes-256-gcm") }),
           let figure = line.split(separator: " ").last, figure.hasSuffix("k"), let thousands = Double(figure.dropLast())
     else { throw BenchmarkError("openssl speed printed no AES-256-GCM row: \(output.suffix(200))") }
     return (thousands * 1000, String(line))
+}
+
+/// Runs a command and returns its standard output. Spawned with an empty signal mask and default
+/// handlers: `Foundation.Process` passes on the calling thread's mask, in which Dispatch blocks SIGALRM,
+/// and `openssl speed -seconds` stops its loop with `alarm()`, so it would never end.
+private func runWithSignalsUnblocked(_ arguments: [String]) throws -> String {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var mask = sigset_t()
+    sigemptyset(&mask)
+    posix_spawnattr_setsigmask(&attributes, &mask)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    sigaddset(&defaults, SIGALRM)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var descriptors: [Int32] = [0, 0]
+    guard pipe(&descriptors) == 0 else { throw BenchmarkError("pipe failed") }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, descriptors[1], 1)
+    posix_spawn_file_actions_addclose(&actions, descriptors[0])
+    posix_spawn_file_actions_addclose(&actions, descriptors[1])
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid: pid_t = 0
+    let status = posix_spawnp(&pid, arguments[0], &actions, &attributes, &argv, environ)
+    close(descriptors[1])
+    defer { close(descriptors[0]) }
+    guard status == 0 else { throw BenchmarkError("cannot run \(arguments[0]): \(String(cString: strerror(status)))") }
+    var output: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = read(descriptors[0], &buffer, buffer.count)
+        if count <= 0 { break }
+        output += buffer[0..<count]
+    }
+    var exit: Int32 = 0
+    waitpid(pid, &exit, 0)
+    return String(decoding: output, as: UTF8.self)
 }

@@ -5,16 +5,18 @@ import CacheChainCore
 enum BodyBytes {
     private struct Stop: Error {}
 
-    /// Calls `consume` with the body's bytes in order, in chunks of at most `chunkSize` bytes, until it
-    /// returns `false` or the body ends. File-backed bodies are read chunk by chunk (bounded memory).
+    /// Calls `consume` with the body's bytes in order until it returns `false` or the body ends: an
+    /// in-memory body in one call (no copy), a file-backed body in chunks of at most `chunkSize` bytes
+    /// (bounded memory).
     /// - Throws: ``CacheChainError`` when the body cannot be read, or what `consume` throws.
     static func forEachChunk(
         of body: HTTPBody,
         chunkSize: Int = HTTPBody.defaultChunkSize,
         _ consume: (UnsafeRawBufferPointer) throws(CacheChainError) -> Bool
     ) throws(CacheChainError) {
+        let size = body.inMemoryBytes == nil ? chunkSize : max(1, body.count)
         do {
-            try body.forEachChunk(maximumSize: chunkSize) { chunk in
+            try body.forEachChunk(maximumSize: size) { chunk in
                 guard try consume(chunk) else { throw Stop() }
             }
         } catch is Stop {

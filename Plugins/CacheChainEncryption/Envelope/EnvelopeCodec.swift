@@ -19,11 +19,13 @@ enum EnvelopeCodec {
         segmentSize: Int = EnvelopeHeader.defaultSegmentSize
     ) throws(CacheChainError) -> [UInt8] {
         let header = try EnvelopeHeader(keyID: key.id, segmentSize: segmentSize)
-        let sealer = try SegmentSealer(subkey: try subkey(key, header), header: header, aadPrefix: aadPrefix(header, names))
         var metadata = EntryMetadataCodec.encode(entry)
         defer { wipe(&metadata) }
         let bodyCount = BodyBytes.count(of: entry.cached.body)
         let plaintextCount = 4 + metadata.count + bodyCount
+        let sealer = try SegmentSealer(
+            subkey: try subkey(key, header), header: header, aadPrefix: aadPrefix(header, names), expectedCount: plaintextCount
+        )
         var envelope = header.encoded
         envelope.reserveCapacity(header.encoded.count + SegmentSealer.sealedByteCount(plaintextCount: plaintextCount, segmentSize: segmentSize))
         let emit = { (sealed: UnsafeRawBufferPointer) throws(CacheChainError) in appendBytes(sealed, to: &envelope) }
@@ -45,7 +47,7 @@ enum EnvelopeCodec {
         var prefix: [UInt8] = []
         var header: EnvelopeHeader?
         try BodyBytes.forEachChunk(of: envelope, chunkSize: EnvelopeHeader.maximumByteCount) { (chunk) throws(CacheChainError) in
-            appendBytes(chunk, to: &prefix)
+            appendBytes(UnsafeRawBufferPointer(rebasing: chunk.prefix(EnvelopeHeader.maximumByteCount - prefix.count)), to: &prefix)
             header = try prefix.withBytes { (bytes) throws(CacheChainError) in try EnvelopeHeader.parse(bytes) }
             return header == nil
         }
@@ -89,7 +91,10 @@ enum EnvelopeCodec {
                         "an encrypted entry was sealed with key \(header.keyID), which is no longer provided (rotated out or destroyed)"
                     )
                 }
-                opener = try SegmentOpener(subkey: try subkey(key, header), header: header, aadPrefix: aadPrefix(header, names))
+                opener = try SegmentOpener(
+                    subkey: try subkey(key, header), header: header, aadPrefix: aadPrefix(header, names),
+                    expectedCount: BodyBytes.count(of: envelope) - header.encoded.count
+                )
                 sealed = UnsafeRawBufferPointer(rebasing: chunk[(header.encoded.count - before)...])
             }
             try opener?.append(sealed, emit: emit)

@@ -17,12 +17,13 @@ final class SegmentOpener {
     private var index: UInt32 = 0
     private var isFinished = false
 
-    init(subkey: SecureBytes, header: EnvelopeHeader, aadPrefix: [UInt8]) throws(CacheChainError) {
+    /// - Parameter expectedCount: The sealed size expected after the header (sizes the buffers).
+    init(subkey: SecureBytes, header: EnvelopeHeader, aadPrefix: [UInt8], expectedCount: Int = .max) throws(CacheChainError) {
         context = try subkey.withBytes { (key) throws(CacheChainError) in try AESGCMContext(key: key, encrypting: false) }
         self.header = header
         aad = aadPrefix + [0, 0, 0, 0, 0]
-        pending = SegmentBuffer(capacity: header.segmentSize + AES256GCM.tagByteCount)
-        plaintext = SegmentBuffer(capacity: header.segmentSize)
+        pending = SegmentBuffer(limit: header.segmentSize + AES256GCM.tagByteCount, expected: expectedCount)
+        plaintext = SegmentBuffer(limit: header.segmentSize, expected: expectedCount)
     }
 
     /// Adds sealed bytes; emits the plaintext of every segment now known not to be the last.
@@ -57,7 +58,7 @@ final class SegmentOpener {
         SegmentAAD.set(&aad, index: index, final: final)
         header.nonce(forSegment: index, into: &nonce)
         let count = sealed.count - AES256GCM.tagByteCount
-        let output = UnsafeMutableRawBufferPointer(rebasing: plaintext.bytes[0..<count])
+        let output = plaintext.reserve(count)
         do {
             try nonce.withBytes { (nonceBytes) throws(CacheChainError) in
                 try aad.withBytes { (aadBytes) throws(CacheChainError) in

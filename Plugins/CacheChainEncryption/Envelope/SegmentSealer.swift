@@ -18,12 +18,13 @@ final class SegmentSealer {
     private var index: UInt32 = 0
 
     /// Creates a sealer under an entry subkey.
-    init(subkey: SecureBytes, header: EnvelopeHeader, aadPrefix: [UInt8]) throws(CacheChainError) {
+    /// - Parameter expectedCount: The plaintext size expected (sizes the buffers; more is still accepted).
+    init(subkey: SecureBytes, header: EnvelopeHeader, aadPrefix: [UInt8], expectedCount: Int = .max) throws(CacheChainError) {
         context = try subkey.withBytes { (key) throws(CacheChainError) in try AESGCMContext(key: key, encrypting: true) }
         self.header = header
         aad = aadPrefix + [0, 0, 0, 0, 0]
-        pending = SegmentBuffer(capacity: header.segmentSize)
-        output = SegmentBuffer(capacity: header.segmentSize + AES256GCM.tagByteCount)
+        pending = SegmentBuffer(limit: header.segmentSize, expected: expectedCount)
+        output = SegmentBuffer(limit: header.segmentSize + AES256GCM.tagByteCount, expected: expectedCount &+ AES256GCM.tagByteCount)
     }
 
     /// The sealed size of `plaintextCount` bytes (without the header).
@@ -61,18 +62,19 @@ final class SegmentSealer {
         SegmentAAD.set(&aad, index: index, final: final)
         header.nonce(forSegment: index, into: &nonce)
         let count = plaintext.count
+        let region = output.reserve(count + AES256GCM.tagByteCount)
         try nonce.withBytes { (nonceBytes) throws(CacheChainError) in
             try aad.withBytes { (aadBytes) throws(CacheChainError) in
                 try context.seal(
                     nonce: nonceBytes,
                     aad: aadBytes,
                     plaintext: plaintext,
-                    ciphertext: UnsafeMutableRawBufferPointer(rebasing: output.bytes[0..<count]),
-                    tag: UnsafeMutableRawBufferPointer(rebasing: output.bytes[count..<count + AES256GCM.tagByteCount])
+                    ciphertext: UnsafeMutableRawBufferPointer(rebasing: region[0..<count]),
+                    tag: UnsafeMutableRawBufferPointer(rebasing: region[count...])
                 )
             }
         }
-        try emit(UnsafeRawBufferPointer(rebasing: output.bytes[0..<count + AES256GCM.tagByteCount]))
+        try emit(UnsafeRawBufferPointer(region))
         index += 1
     }
 }
