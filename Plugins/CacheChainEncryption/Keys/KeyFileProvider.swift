@@ -125,7 +125,7 @@ public final class KeyFileProvider: KeyProvider {
         var ok = fchmod(descriptor, 0o600) == 0
         var written = 0
         while ok, written < bytes.count {
-            let result = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress?.advanced(by: written), $0.count - written) }
+            let result = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress?.advanced(by: written), $0.count - written) }
             if result > 0 { written += result } else if !(result < 0 && errno == EINTR) { ok = false }
         }
         ok = ok && fsync(descriptor) == 0
@@ -139,6 +139,15 @@ public final class KeyFileProvider: KeyProvider {
     private static func failure(_ path: String, _ problem: String) -> CacheChainError {
         CacheChainError(.invalidConfiguration, "encryption key file \(path) \(problem)")
     }
+}
+
+/// `write(2)`, named apart from the provider's own `write(_:to:exclusive:)`.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(descriptor, bytes, count)
+    #else
+    Darwin.write(descriptor, bytes, count)
+    #endif
 }
 
 extension String {
