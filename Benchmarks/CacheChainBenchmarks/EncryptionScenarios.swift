@@ -41,7 +41,9 @@ func runEncryptionScenarios(iterations: Int) async throws {
     try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
     let keys = InMemoryKeyProvider(key: try .random())
     let stored = 100
-    for (label, bodySize) in [("1 KiB", 1 << 10), ("1 MiB", 1 << 20)] {
+    // BENCH_ENCRYPTION_SIZES=1024 measures only the 1 KiB hits (for profiling).
+    let sizes = (ProcessInfo.processInfo.environment["BENCH_ENCRYPTION_SIZES"] ?? "1024,1048576").split(separator: ",").compactMap { Int($0) }
+    for (label, bodySize) in [("1 KiB", 1 << 10), ("1 MiB", 1 << 20)] where sizes.contains(bodySize) {
         let hitRounds = bodySize >= 1 << 20 ? min(iterations, 2_000) : min(iterations, 50_000)
         let body = HTTPBody((0..<bodySize).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let cacheKeys = (0..<stored).map { CacheKey(method: "GET", scheme: "http", authority: "origin.test", path: "/e/\($0)") }

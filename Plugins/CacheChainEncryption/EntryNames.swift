@@ -48,8 +48,12 @@ struct EntryNames: Sendable {
     }
 
     private static func innerKey(_ entry: String) -> CacheKey {
-        CacheKey(method: "GET", scheme: "https", authority: authority, path: "/" + entry)
+        var key = template
+        key.path = "/" + entry  // already normal: no fragment, no case folding needed
+        return key
     }
+
+    private static let template = CacheKey(method: "GET", scheme: "https", authority: authority, path: "/")
 
     private static func entryName(for key: CacheKey, under encryptionKey: EncryptionKey) throws(CacheChainError) -> String {
         Hex.encode(try HMACSHA256.authenticationCode(key: encryptionKey.namingKey, message: keyWriter(key, label: "key").bytes))

@@ -43,13 +43,13 @@ enum EntryMetadataCodec {
     /// Decodes metadata into an entry with an empty body; returns the stored body length too.
     static func decode(_ bytes: [UInt8]) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
         var reader = ByteReader(bytes)
-        let key = CacheKey(
-            method: try reader.string(),
-            scheme: try reader.string(),
-            authority: try reader.string(),
-            path: try reader.string(),
-            discriminator: try reader.string()
-        )
+        // The stored key was normalized when it was made: assign its parts rather than normalize again.
+        var key = keyTemplate
+        key.method = try reader.string()
+        key.scheme = try reader.string()
+        key.authority = try reader.string()
+        key.path = try reader.string()
+        key.discriminator = try reader.string()
         let variantKey = try reader.string()
         guard let method = HTTPRequest.Method(try reader.string()) else { throw malformed("request method") }
         let request = HTTPRequest(
@@ -75,11 +75,12 @@ enum EntryMetadataCodec {
         let storedAt = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.u64()))
         let bodyLength = Int(truncatingIfNeeded: try reader.u64())
         guard reader.isAtEnd, bodyLength >= 0 else { throw malformed("length") }
+        // Created without the response, so that `Vary` is not parsed for a variant key that is then replaced.
         var entry = CacheEntry(
             key: key,
             request: request,
             cached: CachedResponse(
-                response: response,
+                response: HTTPResponse(status: .ok),
                 body: .empty,
                 userInfo: CacheUserInfo(encodedValues: info),
                 storagePolicy: policy,
@@ -88,9 +89,12 @@ enum EntryMetadataCodec {
             ),
             storedAt: storedAt
         )
+        entry.cached.response = response
         entry.variantKey = variantKey
         return (entry, bodyLength)
     }
+
+    private static let keyTemplate = CacheKey(method: "GET", scheme: "https", authority: "", path: "/")
 
     private static func encodeFields(_ fields: HTTPFields, into writer: inout ByteWriter) {
         writer.u32(UInt32(fields.count))
