@@ -174,3 +174,25 @@ struct TamperTests {
         #expect(origin.requestCount(for: "/doc") == 2)
     }
 }
+
+@Suite("EncryptedStorage management opens metadata only")
+struct MetadataOnlyTests {
+    @Test("keys() and URL-prefix purges decrypt only the first segment: a damaged later segment goes unnoticed there, not on lookup")
+    func metadataOnly() async throws {
+        let storage = EncryptedStorage(
+            wrapping: MemoryStorage(capacity: 16 << 20), keys: InMemoryKeyProvider(key: try .random()), events: .none, segmentSize: 1024
+        )
+        let entry = markedEntry(path: "/keep/large", bodySize: 5000)
+        try await storage.store(entry)
+        let sealed = try await sealedEntries(storage)[0]
+        var bytes = try sealed.cached.body.collect()
+        let headerCount = try EnvelopeCodec.header(of: HTTPBody(bytes)).encoded.count
+        bytes[headerCount + 2 * 1040 + 10] ^= 0x01  // inside segment 2 (the metadata fits in segment 0)
+        try await replaceEnvelope(of: sealed, with: bytes, in: storage)
+        #expect(try await storage.keys() == [entry.key])
+        try await storage.removeEntries(urlPrefix: "https://\(Marker.host)/other/")
+        #expect(await storage.usage().entryCount == 1)
+        await #expect(throws: CacheChainError.self) { try await storage.entries(for: entry.key) }
+        #expect(await storage.usage().entryCount == 0)
+    }
+}

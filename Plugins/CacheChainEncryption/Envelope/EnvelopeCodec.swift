@@ -97,7 +97,16 @@ enum EnvelopeCodec {
                 )
                 sealed = UnsafeRawBufferPointer(rebasing: chunk[(header.encoded.count - before)...])
             }
-            try opener?.append(sealed, emit: emit)
+            guard let opener else { return true }
+            // In metadata-only mode, feed one segment (and a byte, so it is known not to be the last) at a
+            // time and stop once the metadata is in: bodies are never decrypted for management calls.
+            let step = metadataOnly ? opener.segmentSize + AES256GCM.tagByteCount + 1 : Int.max
+            var offset = 0
+            while offset < sealed.count, !assembler.isComplete {
+                let end = offset + min(step, sealed.count - offset)
+                try opener.append(UnsafeRawBufferPointer(rebasing: sealed[offset..<end]), emit: emit)
+                offset = end
+            }
             return !assembler.isComplete
         }
         if !assembler.isComplete {

@@ -17,6 +17,9 @@ final class SegmentOpener {
     private var index: UInt32 = 0
     private var isFinished = false
 
+    /// The plaintext bytes per segment.
+    var segmentSize: Int { header.segmentSize }
+
     /// - Parameter expectedCount: The sealed size expected after the header (sizes the buffers).
     init(subkey: SecureBytes, header: EnvelopeHeader, aadPrefix: [UInt8], expectedCount: Int = .max) throws(CacheChainError) {
         context = try subkey.withBytes { (key) throws(CacheChainError) in try AESGCMContext(key: key, encrypting: false) }
