@@ -33,6 +33,8 @@ let package = Package(
         .library(name: "CacheChainFoundation", targets: ["CacheChainFoundation"]),
         .library(name: "CacheChainCurl", targets: ["CacheChainCurl"]),
         .library(name: "CacheChainLoopback", targets: ["CacheChainLoopback"]),
+        .library(name: "CacheChainBatch", targets: ["CacheChainBatch"]),
+        .executable(name: "cachechain", targets: ["cachechain"]),
         // Plugins: each its own product.
         .library(name: "CacheChainUserInfo", targets: ["CacheChainUserInfo"]),
         .library(name: "CacheChainMetrics", targets: ["CacheChainMetrics"]),
@@ -47,6 +49,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // RFC 9111 as pure functions and values: no I/O, no clock reads.
@@ -91,6 +94,21 @@ let package = Package(
         .target(
             name: "CacheChainLoopback",
             dependencies: ["CacheChainPolicy"] + nioHTTPServer,
+            swiftSettings: strictSettings
+        ),
+        // The `cachechain batch` JSON-lines protocol (version 1): decoding, handshake, request mapping, replies.
+        .target(
+            name: "CacheChainBatch",
+            dependencies: ["CacheChain", httpTypes, logging],
+            swiftSettings: strictSettings
+        ),
+        // The command-line tool: `cachechain batch` (more subcommands to come).
+        .executableTarget(
+            name: "cachechain",
+            dependencies: [
+                "CacheChain", "CacheChainBatch", "CacheChainCurl", logging,
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strictSettings
         ),
         // Test support for users and for us: storage conformance suite, scripted transport, manual clock.
@@ -233,6 +251,11 @@ let package = Package(
         .testTarget(
             name: "CacheChainLoopbackTests",
             dependencies: ["CacheChainLoopback"] + nioHTTPServer,
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CacheChainBatchTests",
+            dependencies: ["CacheChainBatch", "CacheChain", "CacheChainTesting", "CacheChainLoopback", httpTypes],
             swiftSettings: strictSettings
         ),
         .testTarget(

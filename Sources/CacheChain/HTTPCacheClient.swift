@@ -107,13 +107,16 @@ public struct HTTPCacheClient: Sendable {
     ///   - cachePolicy: This request's policy; the configuration's default when `nil`.
     ///   - isStoringAllowed: `false` to use the network without storing the response (Fetch's `no-store`).
     ///   - timeout: This request's network timeout; the configuration's when `nil`.
+    ///   - values: Typed values for this request's ``InterceptorContext/values``, read by the interceptors
+    ///     (e.g. `RedirectInterceptor.ModeKey` to return a redirect instead of following it).
     /// - Returns: The response.
     /// - Throws: ``CacheChainError``.
     public func send(
         _ request: PipelineRequest,
         cachePolicy: RequestCachePolicy? = nil,
         isStoringAllowed: Bool = true,
-        timeout: Duration? = nil
+        timeout: Duration? = nil,
+        values: ContextValues = ContextValues()
     ) async throws -> PipelineResponse {
         guard let scheme = request.head.scheme, !scheme.isEmpty,
             let authority = request.head.authority, !authority.isEmpty
@@ -126,6 +129,7 @@ public struct HTTPCacheClient: Sendable {
         }
         var context = makeContext(cachePolicy: cachePolicy ?? configuration.requestCachePolicy)
         context.isStoringAllowed = isStoringAllowed
+        context.values = values
         if let timeout { context.timeout = timeout }
         return try await pipeline.send(request, context: context)
     }

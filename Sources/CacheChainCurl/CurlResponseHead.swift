@@ -4,34 +4,38 @@ import HTTPTypes
 ///
 /// libcurl reports every header block it reads (interim `100 Continue`, then the final response); a
 /// status line starts a new block. Obsolete line folding is joined to the previous value; lines that are
-/// not `name: value` with a valid field name are counted and skipped, never fatal.
+/// not `name: value` with a valid field name are counted and skipped, never fatal. Field values keep their
+/// bytes as received (RFC 9110 §5.5 `obs-text` included): a value that is not UTF-8 (e.g. Latin-1) reaches
+/// the application and the cache unchanged, readable with `HTTPField.withUnsafeBytesOfValue`.
 struct CurlResponseHead {
     private(set) var status = 0
-    private(set) var fields: [(name: String, value: String)] = []
+    private(set) var fields: [(name: String, value: [UInt8])] = []
     private(set) var malformedLines = 0
+
+    private static let space = UInt8(ascii: " ")
+    private static let tab = UInt8(ascii: "\t")
 
     mutating func consume(line bytes: UnsafeRawBufferPointer) {
         var end = bytes.count
         while end > 0, bytes[end - 1] == UInt8(ascii: "\n") || bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-        let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<end]), as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
+        let line = Array(bytes[0..<end])
+        if line.starts(with: "HTTP/".utf8) {
             fields.removeAll()
-            let parts = line.split(separator: " ", maxSplits: 2)
-            status = parts.count >= 2 ? Int(parts[1]) ?? 0 : 0
+            let parts = line.split(separator: Self.space, maxSplits: 2)
+            status = parts.count >= 2 ? Int(String(decoding: parts[1], as: UTF8.self)) ?? 0 : 0
             return
         }
-        guard !line.isEmpty else { return }
-        if line.first == " " || line.first == "\t", let last = fields.popLast() {
-            fields.append((last.name, last.value + " " + line.trimmingCharacters(in: " \t")))
+        guard let first = line.first else { return }
+        if first == Self.space || first == Self.tab, let last = fields.popLast() {
+            fields.append((last.name, last.value + [Self.space] + Self.trimmed(line[...])))
             return
         }
-        guard let colon = line.firstIndex(of: ":") else {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
             malformedLines += 1
             return
         }
-        let name = String(line[..<colon])
-        let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: " \t")
-        fields.append((name, value))
+        let name = String(decoding: line[..<colon], as: UTF8.self)
+        fields.append((name, Self.trimmed(line[(colon + 1)...])))
     }
 
     /// The final response head.
@@ -44,13 +48,11 @@ struct CurlResponseHead {
         let code = finalStatus > 0 ? finalStatus : status
         return HTTPResponse(status: HTTPResponse.Status(code: min(max(code, 100), 999)), headerFields: headerFields)
     }
-}
 
-extension String {
-    func trimmingCharacters(in set: String) -> String {
-        var slice = Substring(self)
-        while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
-        while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
-        return String(slice)
+    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var slice = bytes
+        while let first = slice.first, first == space || first == tab { slice = slice.dropFirst() }
+        while let last = slice.last, last == space || last == tab { slice = slice.dropLast() }
+        return Array(slice)
     }
 }

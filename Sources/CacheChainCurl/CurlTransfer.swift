@@ -90,6 +90,7 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
         case .http2OverTLS: try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
         }
         if let caFile = configuration.caFile { try set(CURLOPT_CAINFO, string: caFile) }
+        if let caDirectory = configuration.caDirectory { try set(CURLOPT_CAPATH, string: caDirectory) }
         if let pin = configuration.pinnedPublicKey { try set(CURLOPT_PINNEDPUBLICKEY, string: pin) }
         if head.headerFields[.acceptEncoding] == nil, configuration.automaticDecompression {
             try set(CURLOPT_ACCEPT_ENCODING, string: "")  // every encoding libcurl can decode
@@ -116,9 +117,17 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
 
         var list: UnsafeMutablePointer<curl_slist>?
         for field in head.headerFields {
-            // "Name;" sends a header with an empty value; "Name:" would remove it.
-            let line = field.value.isEmpty ? "\(field.name.rawName);" : "\(field.name.rawName): \(field.value)"
-            guard let appended = curl_slist_append(list, line) else {
+            // "Name;" sends a header with an empty value; "Name:" would remove it. The value's bytes are
+            // sent as they are (not re-encoded through String), so Latin-1 values survive.
+            var line = Array(field.name.rawName.utf8)
+            field.withUnsafeBytesOfValue { value in
+                line += value.isEmpty ? [UInt8(ascii: ";")] : [UInt8(ascii: ":"), UInt8(ascii: " ")] + value
+            }
+            line.append(0)
+            let appended = line.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { curl_slist_append(list, $0.baseAddress) }
+            }
+            guard let appended else {
                 curl_slist_free_all(list)
                 throw CacheChainError(.transportFailed, "could not build the header list (out of memory?)", request: head)
             }

@@ -17,8 +17,15 @@ extension CurlTransport {
         public var requestTimeout: Duration
         /// HTTP version preference.
         public var httpVersion: HTTPVersion
-        /// A PEM file of CA certificates to trust instead of the system store (e.g. a test origin's).
+        /// A PEM file of CA certificates (libcurl's `CURLOPT_CAINFO`, curl's `--cacert`), e.g. a test origin's.
+        ///
+        /// It replaces libcurl's built-in CA *bundle* only: the CA *directory* (``caDirectory``, or libcurl's
+        /// built-in one, `/etc/ssl/certs` on Debian) is still consulted, so with a directory of the system's
+        /// hashed certificates the file is trusted in addition to the system store.
         public var caFile: String?
+        /// A directory of CA certificates named by their OpenSSL subject hash (libcurl's `CURLOPT_CAPATH`,
+        /// curl's `--capath`), consulted in addition to ``caFile``; `nil` keeps libcurl's built-in directory.
+        public var caDirectory: String?
         /// A public key pin in libcurl's format, e.g. `sha256//BASE64=`; the connection fails when the
         /// server's key does not match.
         public var pinnedPublicKey: String?
@@ -45,7 +52,8 @@ extension CurlTransport {
         ///   - connectTimeout: Connection timeout; 10 s.
         ///   - requestTimeout: Whole-request timeout; 60 s.
         ///   - httpVersion: HTTP/2 over TLS when offered, by default.
-        ///   - caFile: CA file instead of the system store.
+        ///   - caFile: CA file instead of libcurl's built-in bundle.
+        ///   - caDirectory: Hashed CA directory; libcurl's built-in one when `nil`.
         ///   - pinnedPublicKey: Public key pin (`sha256//…`).
         ///   - automaticDecompression: Decode compressed responses; on.
         ///   - maximumBodySize: Largest body in bytes; 8 GiB.
@@ -58,6 +66,7 @@ extension CurlTransport {
             requestTimeout: Duration = .seconds(60),
             httpVersion: HTTPVersion = .http2OverTLS,
             caFile: String? = nil,
+            caDirectory: String? = nil,
             pinnedPublicKey: String? = nil,
             automaticDecompression: Bool = true,
             maximumBodySize: Int = 8 << 30,
@@ -70,6 +79,7 @@ extension CurlTransport {
             self.requestTimeout = requestTimeout
             self.httpVersion = httpVersion
             self.caFile = caFile
+            self.caDirectory = caDirectory
             self.pinnedPublicKey = pinnedPublicKey
             self.automaticDecompression = automaticDecompression
             self.maximumBodySize = maximumBodySize

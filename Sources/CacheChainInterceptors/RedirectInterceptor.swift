@@ -10,7 +10,29 @@ import HTTPTypes
 /// RFC 9111 allows for each response. `303` (and `301`/`302` after `POST`) continue with `GET` and no body;
 /// `307`/`308` keep the method and body. `Authorization` and `Cookie` are dropped when a hop leaves the
 /// original origin. More than ``maximumRedirects`` hops is an `invalid-request` error naming the chain.
+///
+/// A request whose context carries ``Mode/manual`` under ``ModeKey`` is not followed: its 3xx is returned
+/// as is, with its body (Fetch's `redirect: "manual"`):
+/// ```swift
+/// var values = ContextValues()
+/// values[RedirectInterceptor.ModeKey.self] = .manual
+/// let response = try await client.send(PipelineRequest(head: request), values: values)  // the 3xx itself
+/// ```
 public struct RedirectInterceptor: HTTPInterceptor {
+    /// Whether one request's redirects are followed (Fetch's `redirect` option, without `error`).
+    public enum Mode: String, Sendable, Hashable, CaseIterable {
+        /// Follow each hop through the whole pipeline (the default when no mode is set).
+        case follow
+        /// Return the 3xx response itself, with its body.
+        case manual
+    }
+
+    /// The context key that sets one request's ``Mode``; absent means ``Mode/follow``.
+    public enum ModeKey: ContextValueKey {
+        /// The mode.
+        public typealias Value = Mode
+    }
+
     /// The most hops followed for one request.
     public var maximumRedirects: Int
 
@@ -27,11 +49,12 @@ public struct RedirectInterceptor: HTTPInterceptor {
     ///   - request: The request.
     ///   - context: Its context.
     ///   - next: The rest of the chain.
-    /// - Returns: The final response, whose trace lists the hops followed.
+    /// - Returns: The final response, whose trace lists the hops followed (the 3xx itself in ``Mode/manual``).
     /// - Throws: The chain's error, or `invalid-request` when there are too many hops.
     public func intercept(_ request: PipelineRequest, context: InterceptorContext, next: Next) async throws -> PipelineResponse {
         var response = try await next(request, context)
-        guard [301, 302, 303, 307, 308].contains(response.head.status.code),
+        guard context.values[ModeKey.self] != .manual,
+            [301, 302, 303, 307, 308].contains(response.head.status.code),
             let location = response.head.headerFields[.location],
             let pipeline = context.pipeline,
             let target = InvalidationTarget(resolving: location, against: request.head)

@@ -44,17 +44,40 @@ final class LoopbackHandler: ChannelInboundHandler {
             let route = router.answer(for: request)
             let keepAlive = head.isKeepAlive
             let version = head.version
-            guard let delay = route.delay, delay > .zero else {
-                respond(route, to: request, version: version, keepAlive: keepAlive, context: context)
+            guard let gate = route.gate, !gate.isOpen else {
+                answer(route, to: request, version: version, keepAlive: keepAlive, context: context)
                 return
             }
             let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            pendingDelay = context.eventLoop.scheduleTask(in: Self.timeAmount(delay)) {
-                let (handler, context) = loopBound.value
-                handler.pendingDelay = nil
-                guard handler.isActive else { return }
-                handler.respond(route, to: request, version: version, keepAlive: keepAlive, context: context)
+            let eventLoop = context.eventLoop
+            gate.whenOpen {
+                eventLoop.execute {
+                    let (handler, context) = loopBound.value
+                    guard handler.isActive else { return }
+                    handler.answer(route, to: request, version: version, keepAlive: keepAlive, context: context)
+                }
             }
+        }
+    }
+
+    /// Answers now, or after the route's delay.
+    private func answer(
+        _ route: LoopbackRoute,
+        to request: LoopbackRequest,
+        version: HTTPVersion,
+        keepAlive: Bool,
+        context: ChannelHandlerContext
+    ) {
+        guard let delay = route.delay, delay > .zero else {
+            respond(route, to: request, version: version, keepAlive: keepAlive, context: context)
+            return
+        }
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        pendingDelay = context.eventLoop.scheduleTask(in: Self.timeAmount(delay)) {
+            let (handler, context) = loopBound.value
+            handler.pendingDelay = nil
+            guard handler.isActive else { return }
+            handler.respond(route, to: request, version: version, keepAlive: keepAlive, context: context)
         }
     }
 

@@ -54,6 +54,8 @@ public struct LoopbackRoute: Sendable {
     public var etag: String?
     /// The `Last-Modified` date sent and compared with `If-Modified-Since`.
     public var lastModified: String?
+    /// Holds answers back until the gate is opened (then ``delay`` applies); `nil` answers at once.
+    public var gate: LoopbackGate?
 
     /// Creates a route.
     /// - Parameters:

@@ -209,6 +209,29 @@ struct LoopbackOriginTests {
         }
     }
 
+    @Test("a gated route holds its answer until the gate opens; other routes answer meanwhile")
+    func gate() async throws {
+        try await withOrigin { origin in
+            let gate = LoopbackGate()
+            var held = LoopbackRoute(body: "released")
+            held.gate = gate
+            origin.route("/held", held)
+            origin.route("/free", LoopbackRoute(body: "free"))
+            async let heldResponse = TestClient.send(port: origin.port, "/held")
+            let clock = ContinuousClock()
+            let deadline = clock.now.advanced(by: .seconds(30))
+            while gate.waitingCount == 0, clock.now < deadline { await Task.yield() }
+            #expect(gate.waitingCount == 1)
+            let free = try await TestClient.send(port: origin.port, "/free")
+            #expect(free.text == "free")
+            #expect(gate.waitingCount == 1)
+            gate.open()
+            let released = try await heldResponse
+            #expect(released.text == "released")
+            #expect(gate.waitingCount == 0)
+        }
+    }
+
     @Test("a generated 1 MiB body has the deterministic pattern")
     func generatedBody() async throws {
         try await withOrigin { origin in

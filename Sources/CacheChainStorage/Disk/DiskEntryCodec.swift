@@ -54,7 +54,10 @@ enum DiskEntryCodec {
     }
 
     /// Decodes metadata into an entry whose body is `body`; returns the stored body length too.
-    static func decodeMeta(_ bytes: UnsafeRawBufferPointer, body: HTTPBody) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
+    static func decodeMeta(
+        _ bytes: UnsafeRawBufferPointer,
+        body: HTTPBody
+    ) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
         var reader = ByteReader(bytes)
         guard try reader.u8() == version else {
             throw CacheChainError(.integrityCheckFailed, "a disk cache entry has an unknown metadata version")
@@ -78,7 +81,10 @@ enum DiskEntryCodec {
         let code = Int(try reader.u32())
         guard (100...999).contains(code) else { throw malformed("status") }
         let reason = try reader.string()
-        let response = HTTPResponse(status: HTTPResponse.Status(code: code, reasonPhrase: reason), headerFields: try decodeFields(&reader))
+        let response = HTTPResponse(
+            status: HTTPResponse.Status(code: code, reasonPhrase: reason),
+            headerFields: try decodeFields(&reader)
+        )
         let infoCount = Int(try reader.u32())
         var info: [String: Data] = [:]
         for _ in 0..<min(infoCount, bytes.count) {

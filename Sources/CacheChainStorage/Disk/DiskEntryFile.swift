@@ -20,46 +20,59 @@ enum DiskEntryFile {
     static func create(meta: [UInt8], body: HTTPBody, at path: String, sync: Bool) throws(CacheChainError) -> UInt64 {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw POSIXFile.failure("creating the entry file \(path)") }
-        var hasher = XXHash64()
+        let checksum: UInt64
         do throws(CacheChainError) {
-            try writeAll(descriptor, [UInt8](repeating: 0, count: headerSize), path)
-            try writeAll(descriptor, meta, path)
-            meta.withUnsafeBytes { hasher.update($0) }
-            var failure: CacheChainError?
-            do {
-                try body.forEachChunk { chunk in
-                    hasher.update(chunk)
-                    do throws(CacheChainError) {
-                        try writeAll(descriptor, chunk, path)
-                    } catch {
-                        failure = error
-                        throw error
-                    }
-                }
-            } catch {
-                throw failure ?? CacheChainError(.bodyUnreadable, "reading the body to store failed", underlying: error)
-            }
-            let checksum = hasher.finalize()
-            var header = ByteWriter(capacity: headerSize)
-            header.u32(magic)
-            header.u32(version)
-            header.u32(UInt32(meta.count))
-            header.u32(0)
-            header.u64(UInt64(body.count))
-            header.u64(checksum)
-            let written = header.bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-            guard written == headerSize else { throw POSIXFile.failure("writing the entry header of \(path)") }
+            checksum = try writeContents(descriptor, meta: meta, body: body, path: path)
             if sync, fsync(descriptor) != 0 { throw POSIXFile.failure("syncing \(path)") }
-            guard close(descriptor) == 0 else {
-                unlink(path)
-                throw POSIXFile.failure("closing \(path)")
-            }
-            return checksum
         } catch {
             close(descriptor)
             unlink(path)
             throw error
         }
+        guard close(descriptor) == 0 else {
+            let error = POSIXFile.failure("closing \(path)")
+            unlink(path)
+            throw error
+        }
+        return checksum
+    }
+
+    /// Writes header placeholder, metadata and body, then the real header; returns the checksum.
+    private static func writeContents(
+        _ descriptor: Int32,
+        meta: [UInt8],
+        body: HTTPBody,
+        path: String
+    ) throws(CacheChainError) -> UInt64 {
+        var hasher = XXHash64()
+        try writeAll(descriptor, [UInt8](repeating: 0, count: headerSize), path)
+        try writeAll(descriptor, meta, path)
+        meta.withUnsafeBytes { hasher.update($0) }
+        var failure: CacheChainError?
+        do {
+            try body.forEachChunk { chunk in
+                hasher.update(chunk)
+                do throws(CacheChainError) {
+                    try writeAll(descriptor, chunk, path)
+                } catch {
+                    failure = error
+                    throw error
+                }
+            }
+        } catch {
+            throw failure ?? CacheChainError(.bodyUnreadable, "reading the body to store failed", underlying: error)
+        }
+        let checksum = hasher.finalize()
+        var header = ByteWriter(capacity: headerSize)
+        header.u32(magic)
+        header.u32(version)
+        header.u32(UInt32(meta.count))
+        header.u32(0)
+        header.u64(UInt64(body.count))
+        header.u64(checksum)
+        let written = header.bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        guard written == headerSize else { throw POSIXFile.failure("writing the entry header of \(path)") }
+        return checksum
     }
 
     private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], _ path: String) throws(CacheChainError) {
@@ -98,7 +111,13 @@ enum DiskEntryFile {
     /// ``BodyFile`` region of the entry file.
     /// - Throws: `.bodyUnreadable` when the file cannot be opened (missing, replaced by a directory);
     ///   `.integrityCheckFailed` when it is truncated, foreign or does not match its checksum.
-    static func read(path: String, metaLength: Int, bodyLength: Int, checksum: UInt64, inMemoryLimit: Int) throws(CacheChainError) -> Contents {
+    static func read(
+        path: String,
+        metaLength: Int,
+        bodyLength: Int,
+        checksum: UInt64,
+        inMemoryLimit: Int
+    ) throws(CacheChainError) -> Contents {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw CacheChainError(.bodyUnreadable, "cannot open the entry file \(path): \(POSIXFile.errorText)")
@@ -111,7 +130,8 @@ enum DiskEntryFile {
         guard Int(status.st_size) == headerSize + metaLength + bodyLength else {
             throw damaged(path, "holds \(status.st_size) bytes, expected \(headerSize + metaLength + bodyLength) (truncated?)")
         }
-        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: max(headerSize, min(bodyLength, HTTPBody.defaultChunkSize)), alignment: 16)
+        let scratchSize = max(headerSize, min(bodyLength, HTTPBody.defaultChunkSize))
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: scratchSize, alignment: 16)
         defer { scratch.deallocate() }
         let headerBuffer = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<headerSize])
         try readExactly(descriptor, into: headerBuffer, at: 0, path)
@@ -163,7 +183,12 @@ enum DiskEntryFile {
         }
     }
 
-    private static func readArray(_ descriptor: Int32, count: Int, at offset: Int, _ path: String) throws(CacheChainError) -> [UInt8] {
+    private static func readArray(
+        _ descriptor: Int32,
+        count: Int,
+        at offset: Int,
+        _ path: String
+    ) throws(CacheChainError) -> [UInt8] {
         var failure: CacheChainError?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             do throws(CacheChainError) {
@@ -178,7 +203,12 @@ enum DiskEntryFile {
         return bytes
     }
 
-    private static func readExactly(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int, _ path: String) throws(CacheChainError) {
+    private static func readExactly(
+        _ descriptor: Int32,
+        into buffer: UnsafeMutableRawBufferPointer,
+        at offset: Int,
+        _ path: String
+    ) throws(CacheChainError) {
         guard let base = buffer.baseAddress else { return }
         var done = 0
         while done < buffer.count {

@@ -51,7 +51,8 @@ final class DiskIndex {
         if version > Self.schemaVersion {
             throw CacheChainError(
                 .invalidConfiguration,
-                "the disk cache index \(path) has schema version \(version); this build reads \(Self.schemaVersion): use another directory or delete this one"
+                "the disk cache index \(path) has schema version \(version); this build reads \(Self.schemaVersion): "
+                    + "use another directory or delete this one"
             )
         }
         if version < Self.schemaVersion {

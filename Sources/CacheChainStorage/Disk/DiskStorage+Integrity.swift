@@ -14,7 +14,8 @@ extension DiskStorage {
 
         /// A one-line summary.
         public var description: String {
-            isSound ? "sound: \(checkedEntries) entries checked" : "\(problems.count) problem(s): \(problems.prefix(5).joined(separator: "; "))"
+            if isSound { return "sound: \(checkedEntries) entries checked" }
+            return "\(problems.count) problem(s): \(problems.prefix(5).joined(separator: "; "))"
         }
     }
 
@@ -30,7 +31,9 @@ extension DiskStorage {
         let totals = try index.totals()
         let recount = try index.recount()
         if totals != recount {
-            problems.append("totals row says \(totals.bytes) bytes in \(totals.count) entries, rows hold \(recount.bytes) in \(recount.count)")
+            problems.append(
+                "totals row says \(totals.bytes) bytes in \(totals.count) entries, rows hold \(recount.bytes) in \(recount.count)"
+            )
         }
         var checked = 0
         try index.rows { row in

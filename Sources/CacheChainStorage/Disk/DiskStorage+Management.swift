@@ -49,7 +49,10 @@ extension DiskStorage {
     ///   - shouldRemove: Decides per entry.
     /// - Throws: ``CacheChainError`` when the index cannot be read or written.
     /// - Complexity: O(t log n) for the t entries that hold the name (an indexed tag table).
-    public func removeEntries(withUserInfoNamed name: String, where shouldRemove: @Sendable (CacheEntry) -> Bool) throws(CacheChainError) {
+    public func removeEntries(
+        withUserInfoNamed name: String,
+        where shouldRemove: @Sendable (CacheEntry) -> Bool
+    ) throws(CacheChainError) {
         try removeRows(tagged: name, where: shouldRemove)
     }
 

@@ -10,7 +10,8 @@ extension DiskStorage {
             guard text == "\(formatVersion)" else {
                 throw CacheChainError(
                     .invalidConfiguration,
-                    "the cache directory \(directory) holds disk format '\(text.prefix(20))'; this build reads format \(formatVersion): use another directory or delete this one"
+                    "the cache directory \(directory) holds disk format '\(text.prefix(20))'; this build reads format "
+                        + "\(formatVersion): use another directory or delete this one"
                 )
             }
             return
@@ -21,12 +22,15 @@ extension DiskStorage {
         try POSIXFile.writeAtomically(Array("\(formatVersion)\n".utf8), to: path)
     }
 
-    /// Opens the index; a damaged database file is replaced by an empty index.
+    /// Opens the index; a damaged database file (corrupt pages, or a schema our statements no longer
+    /// compile against) is replaced by an empty index.
     static func openIndex(_ root: String, durable: Bool) throws(CacheChainError) -> DiskIndex {
         do throws(CacheChainError) {
             return try DiskIndex(path: root + "/index.sqlite", durable: durable)
         } catch {
-            guard let failure = error.underlying as? SQLiteFailure, failure.isCorruption else { throw error }
+            guard let failure = error.underlying as? SQLiteFailure, failure.isCorruption || failure.isSchemaMismatch else {
+                throw error
+            }
             return try resetIndex(root, durable: durable)
         }
     }

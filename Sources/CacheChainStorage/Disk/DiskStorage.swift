@@ -27,8 +27,9 @@ import Foundation
 /// variant of the key survived); other entries are never affected.
 ///
 /// **LRU.** Reads record their use in memory and write it to the index in batches (every 256 hits, on
-/// the next store, on ``flush()``, or when the storage is released), keeping a hit free of write transactions. Eviction removes the
-/// least recently used rows in the store's transaction, so ``usage()`` is exact at every commit.
+/// the next store, on ``flush()``, or when the storage is released), keeping a hit free of write
+/// transactions. Eviction removes the least recently used rows in the store's transaction, so ``usage()``
+/// is exact at every commit.
 ///
 /// **Concurrency.** An actor: calls are serialized per instance and run on the cooperative pool; each
 /// does short, bounded file and SQLite work (a 1 GiB store or checked hit takes as long as reading it).
@@ -52,7 +53,8 @@ public actor DiskStorage: CacheStorage {
     ///   `invalid-configuration` when it holds another format version.
     public init(configuration: Configuration) throws(CacheChainError) {
         self.configuration = configuration
-        let directory = configuration.directory.hasSuffix("/") ? String(configuration.directory.dropLast()) : configuration.directory
+        var directory = configuration.directory
+        if directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
         try POSIXFile.makeDirectories(directory)
         try Self.checkFormat(directory)
         root = directory + "/v1"
@@ -68,8 +70,15 @@ public actor DiskStorage: CacheStorage {
     ///   - durability: `fast` by default.
     ///   - events: Receives eviction and storage-error events.
     /// - Throws: See ``init(configuration:)``.
-    public init(directory: String, capacity: Int = 256 * 1024 * 1024, durability: Durability = .fast, events: CacheEventSink = .none) throws(CacheChainError) {
-        try self.init(configuration: Configuration(directory: directory, capacity: capacity, durability: durability, events: events))
+    public init(
+        directory: String,
+        capacity: Int = 256 * 1024 * 1024,
+        durability: Durability = .fast,
+        events: CacheEventSink = .none
+    ) throws(CacheChainError) {
+        try self.init(
+            configuration: Configuration(directory: directory, capacity: capacity, durability: durability, events: events)
+        )
     }
 
     // MARK: - Lookup
@@ -106,7 +115,10 @@ public actor DiskStorage: CacheStorage {
             if retry { continue }
             for (row, error) in damaged { discard(row, key: key, error: error) }
             if found.isEmpty, let (_, error) = damaged.first {
-                throw CacheChainError(.integrityCheckFailed, "the stored entry was damaged and removed: \(error.message)", cacheKey: key, underlying: error)
+                throw CacheChainError(
+                    .integrityCheckFailed, "the stored entry was damaged and removed: \(error.message)",
+                    cacheKey: key, underlying: error
+                )
             }
             if index.pendingUses.count >= Self.pendingUseLimit { try? flushUses() }
             if found.count > 1 { found.sort { $0.storedAt > $1.storedAt } }
@@ -205,7 +217,9 @@ public actor DiskStorage: CacheStorage {
     }
 
     /// Inside the store transaction: records pending uses, replaces the variant, evicts.
-    private func commit(_ row: DiskIndex.NewRow) throws(CacheChainError) -> (files: [String], evicted: [(size: Int, meta: [UInt8])]) {
+    private func commit(
+        _ row: DiskIndex.NewRow
+    ) throws(CacheChainError) -> (files: [String], evicted: [(size: Int, meta: [UInt8])]) {
         for (id, time) in index.pendingUses { try index.touch(id: id, at: time) }
         var files = try index.deleteVariant(key: row.key, variant: row.variant)
         let id = try index.insert(row)
@@ -280,7 +294,8 @@ public actor DiskStorage: CacheStorage {
             if let failure = error.underlying as? SQLiteFailure, failure.isCorruption {
                 index.pendingUses.removeAll()
                 if let fresh = try? Self.resetIndex(root, durable: configuration.durability == .durable) { index = fresh }
-                configuration.events.emit(CacheEvent(.storageError, reasons: [error.code.rawValue, "index rebuilt: \(error.message)"]))
+                let reasons = [error.code.rawValue, "index rebuilt: \(error.message)"]
+                configuration.events.emit(CacheEvent(.storageError, reasons: reasons))
             }
             throw error
         }

@@ -43,7 +43,9 @@ struct SHA256 {
             copy.pending.removeAll(keepingCapacity: true)
         }
         while copy.pending.count < 56 { copy.pending.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { copy.pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            copy.pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
         copy.compress(copy.pending)
         var digest: [UInt8] = []
         digest.reserveCapacity(32)

@@ -11,6 +11,10 @@ struct SQLiteFailure: Error, CustomStringConvertible {
     /// Whether the database file itself is damaged (corrupt page, not a database).
     var isCorruption: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
 
+    /// Whether our own fixed statements failed to compile: the stored schema is not ours any more (a
+    /// damaged `sqlite_master` page can still parse, naming tables or columns that do not exist).
+    var isSchemaMismatch: Bool { code == SQLITE_ERROR }
+
     var description: String { "SQLite error \(code): \(message)" }
 }
 
@@ -80,7 +84,8 @@ final class SQLiteDatabase {
         let message = String(cString: sqlite3_errmsg(handle))
         let sqlite = SQLiteFailure(code: result & 0xff, message: message)
         if sqlite.isCorruption {
-            return CacheChainError(.integrityCheckFailed, "the disk cache index is damaged (\(doing)): \(message)", underlying: sqlite)
+            let text = "the disk cache index is damaged (\(doing)): \(message)"
+            return CacheChainError(.integrityCheckFailed, text, underlying: sqlite)
         }
         var hint = ""
         if sqlite.code == SQLITE_FULL { hint = "; the disk is full" }
@@ -143,7 +148,8 @@ final class SQLiteStatement {
             }
         case .blob(let bytes):
             result = bytes.withUnsafeBytes { buffer in
-                cachechain_sqlite3_bind_blob_transient(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count))
+                let base = buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1)  // an empty blob, not NULL
+                return cachechain_sqlite3_bind_blob_transient(handle, index, base, Int32(buffer.count))
             }
         case .null:
             result = sqlite3_bind_null(handle, index)
@@ -164,13 +170,6 @@ final class SQLiteStatement {
         guard let pointer = sqlite3_column_text(handle, column) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
-    }
-
-    /// The blob's bytes, valid until the next step/reset.
-    func withBlob<Result>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws(CacheChainError) -> Result) throws(CacheChainError) -> Result {
-        let pointer = sqlite3_column_blob(handle, column)
-        let count = Int(sqlite3_column_bytes(handle, column))
-        return try body(UnsafeRawBufferPointer(start: count > 0 ? pointer : nil, count: count))
     }
 
     func blob(_ column: Int32) -> [UInt8] {

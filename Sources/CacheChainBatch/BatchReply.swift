@@ -1,0 +1,123 @@
+public import CacheChainCore
+import CacheChainPolicy
+import Foundation
+public import HTTPTypes
+
+/// The one line that answers a request: `{"id":N,"status":…}` or `{"id":N,"error":"…"}`.
+public struct BatchReply: Sendable, Hashable {
+    /// A reply's body member.
+    public enum Body: Sendable, Hashable {
+        /// `"body"`: the bytes are valid UTF-8 (or there are none).
+        case text(String)
+        /// `"body_base64"`: the bytes are not valid UTF-8.
+        case base64(String)
+    }
+
+    /// What happened to the request.
+    public enum Outcome: Sendable, Hashable {
+        /// A response, as the application sees it.
+        case response(
+            status: Int,
+            statusText: String,
+            headers: [Header],
+            body: Body,
+            cacheStatus: String,
+            trace: [String]
+        )
+        /// A failure (connection reset, timeout, library error, invalid request).
+        case error(String)
+    }
+
+    /// One response field: its name as received and its value, one code point per byte.
+    public struct Header: Sendable, Hashable {
+        /// The field name.
+        public var name: String
+        /// The value: each byte as the code point of the same number (Latin-1).
+        public var value: String
+
+        /// Creates a header.
+        /// - Parameters:
+        ///   - name: The name.
+        ///   - value: The value.
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The request's id.
+    public var id: Int64
+    /// What happened.
+    public var outcome: Outcome
+
+    /// Creates a reply.
+    /// - Parameters:
+    ///   - id: The request's id.
+    ///   - outcome: What happened.
+    public init(id: Int64, outcome: Outcome) {
+        self.id = id
+        self.outcome = outcome
+    }
+
+    /// Creates the reply for a response: status unmodified, fields as the application sees them, the body
+    /// as text or base64 (empty for `HEAD`, 204 and 304), the cache status and the decision trace.
+    /// - Parameters:
+    ///   - id: The request's id.
+    ///   - response: The pipeline's response.
+    ///   - method: The request's method (a `HEAD` reply has an empty body).
+    /// - Throws: ``CacheChainError`` `body-unreadable` when a file-backed body cannot be read.
+    public init(id: Int64, response: PipelineResponse, method: HTTPRequest.Method) throws(CacheChainError) {
+        let status = response.head.status
+        let hasNoBody = method == .head || status.code == 204 || status.code == 304
+        let bytes = hasNoBody ? [] : try response.body.collect()
+        let body: Body =
+            if let text = String(validating: bytes, as: UTF8.self) {
+                .text(text)
+            } else {
+                .base64(Data(bytes).base64EncodedString())
+            }
+        let headers = response.head.headerFields.map { field in
+            Header(field.name.rawName, field.withUnsafeBytesOfValue { Self.latin1(Array($0)) })
+        }
+        self.init(
+            id: id,
+            outcome: .response(
+                status: status.code,
+                statusText: status.reasonPhrase.isEmpty ? HTTPStatusText.phrase(for: status.code) : status.reasonPhrase,
+                headers: headers,
+                body: body,
+                cacheStatus: response.cacheStatus.rawValue,
+                trace: response.trace.map(\.description)
+            )
+        )
+    }
+
+    /// Maps bytes to text with one code point per byte (Latin-1): ASCII stays ASCII, byte `0xE9` is `é`.
+    /// - Parameter bytes: The bytes.
+    /// - Returns: The text.
+    static func latin1(_ bytes: [UInt8]) -> String {
+        var text = ""
+        text.unicodeScalars.append(contentsOf: bytes.map { Unicode.Scalar($0) })
+        return text
+    }
+
+    /// The reply as one JSON line (without the line break).
+    public var jsonLine: String {
+        var members = [JSONValue.Member("id", .integer(id))]
+        switch outcome {
+        case .error(let text):
+            members.append(.init("error", .string(text)))
+        case .response(let status, let statusText, let headers, let body, let cacheStatus, let trace):
+            members.append(.init("status", .integer(Int64(status))))
+            members.append(.init("status_text", .string(statusText)))
+            members.append(.init("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })))
+            switch body {
+            case .text(let text): members.append(.init("body", .string(text)))
+            case .base64(let encoded): members.append(.init("body_base64", .string(encoded)))
+            }
+            members.append(.init("cache_status", .string(cacheStatus)))
+            members.append(.init("trace", .array(trace.map { .string($0) })))
+        }
+        return JSONValue.object(members).jsonText
+    }
+}

@@ -1,0 +1,63 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes protocol lines to a file descriptor (stdout) from one serial queue, off Swift's cooperative
+/// pool: each line and its line break go out in one piece, in the order they were queued.
+///
+/// A write error (e.g. the reader closed the pipe: `EPIPE`, with `SIGPIPE` ignored) stops all further
+/// writes; ``hasFailed`` tells.
+public final class FileDescriptorOutput: BatchOutput {
+    private let descriptor: Int32
+    private let queue = DispatchQueue(label: "cachechain.batch.output")
+    private let failed = Atomic(false)
+
+    /// Creates a writer.
+    /// - Parameter descriptor: The file descriptor; `1` (stdout) by default. It is not closed.
+    public init(descriptor: Int32 = 1) {
+        self.descriptor = descriptor
+    }
+
+    /// Whether a write has failed (later lines are dropped).
+    public var hasFailed: Bool { failed.load(ordering: .acquiring) }
+
+    /// Queues one line.
+    /// - Parameter line: The line, without a line break.
+    public func write(line: String) {
+        var bytes = Array(line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        queue.async { [self, bytes] in
+            guard !hasFailed else { return }
+            if !Self.writeAll(bytes, to: descriptor) { failed.store(true, ordering: .releasing) }
+        }
+    }
+
+    /// Returns once every queued line has been written (or dropped after a failure).
+    public func flush() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async { continuation.resume() }
+        }
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
+    }
+}

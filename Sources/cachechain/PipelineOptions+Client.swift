@@ -1,0 +1,106 @@
+import ArgumentParser
+import CacheChain
+import CacheChainCurl
+import Foundation
+import Logging
+
+/// The backend asked for is not part of this build.
+struct BackendUnavailable: Error, CustomStringConvertible {
+    let backend: StorageBackend
+
+    var description: String {
+        "the \(backend.rawValue) backend is not available in this build of cachechain (available: "
+            + StorageBackend.allCases.filter(\.isAvailable).map(\.rawValue).joined(separator: ", ") + ")"
+    }
+}
+
+extension PipelineOptions {
+    /// The system's directory of hashed CA certificates, kept next to `--cacert` so the file adds to the
+    /// system store instead of replacing it.
+    static let systemCADirectory = "/etc/ssl/certs"
+
+    /// A logger writing to stderr at `--log-level` (stdout is reserved for command output).
+    func makeLogger() -> Logger {
+        var logger = Logger(label: "cachechain") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = logLevel
+        return logger
+    }
+
+    /// The storage backend of `--backend`.
+    /// - Throws: ``BackendUnavailable`` for a backend this build lacks; `CacheChainError` when the cache
+    ///   directory cannot be opened.
+    func makeStorage() throws -> any CacheStorage {
+        switch backend {
+        case .memory:
+            return MemoryStorage(capacity: memoryCapacity)
+        case .disk:
+            return try DiskStorage(directory: cacheDir ?? ".", capacity: diskCapacity)
+        case .tiered:
+            let disk = try DiskStorage(directory: cacheDir ?? ".", capacity: diskCapacity)
+            return TieredStorage(memory: MemoryStorage(capacity: memoryCapacity), disk: disk)
+        // One line once the encryption plugin lands: EncryptedStorage over a DiskStorage, key from --key-file.
+        case .encrypted:
+            throw BackendUnavailable(backend: backend)
+        }
+    }
+
+    /// The CA directory libcurl uses: `--capath`, else the system's when `--cacert` is given (so the file is
+    /// trusted in addition to it), else libcurl's built-in one.
+    var effectiveCADirectory: String? {
+        if let caDirectory { return caDirectory }
+        guard caFile != nil else { return nil }
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: Self.systemCADirectory, isDirectory: &isDirectory)
+        return exists && isDirectory.boolValue ? Self.systemCADirectory : nil
+    }
+
+    /// The libcurl transport with the TLS trust of `--cacert` and `--capath`.
+    func makeTransport() -> CurlTransport {
+        CurlTransport(configuration: .init(caFile: caFile, caDirectory: effectiveCADirectory))
+    }
+
+    /// A client over the selected backend and the libcurl transport, with `RedirectInterceptor` outermost.
+    /// - Parameter logger: The client's logger.
+    /// - Returns: The client.
+    /// - Throws: What ``makeStorage()`` throws.
+    func makeClient(logger: Logger) throws -> HTTPCacheClient {
+        HTTPCacheClient(
+            transport: makeTransport(),
+            configuration: .init(
+                storage: try makeStorage(),
+                policy: CachePolicyConfiguration(mode: shared ? .sharedCache : .privateCache),
+                logger: logger,
+                outerInterceptors: [RedirectInterceptor()]
+            )
+        )
+    }
+
+    /// A one-line, human-readable description of the pipeline: mode, backend, capacities, chain, TLS trust.
+    var pipelineDescription: String {
+        let mode = shared ? "shared cache" : "private cache"
+        let storage: String =
+            switch backend {
+            case .memory: "memory backend, capacity \(memoryCapacity) bytes"
+            case .disk: "disk backend in \(cacheDir ?? "?"), capacity \(diskCapacity) bytes"
+            case .tiered:
+                "tiered backend: memory \(memoryCapacity) bytes over disk \(diskCapacity) bytes in \(cacheDir ?? "?")"
+            case .encrypted: "encrypted disk backend in \(cacheDir ?? "?"), capacity \(diskCapacity) bytes"
+            }
+        let largestCapacity: Int =
+            switch backend {
+            case .memory: memoryCapacity
+            case .disk, .encrypted: diskCapacity
+            case .tiered: max(memoryCapacity, diskCapacity)
+            }
+        let largest = "largest entry \(Int(Double(largestCapacity) * 0.05)) bytes (5%)"
+        let trust: String =
+            switch (caFile, effectiveCADirectory) {
+            case (nil, nil): "system CA store"
+            case (let file?, nil): "\(file) and libcurl's built-in CA directory"
+            case (nil, let directory?): "CA directory \(directory)"
+            case (let file?, let directory?): "\(file) and CA directory \(directory)"
+            }
+        let chain = "Redirect → CachePolicy → Revalidation → StorageDecision → libcurl"
+        return "\(mode); \(storage), \(largest); chain: \(chain); TLS trust: \(trust)"
+    }
+}
