@@ -41,6 +41,7 @@ let package = Package(
         .library(name: "CacheChainLogging", targets: ["CacheChainLogging"]),
         .library(name: "CacheChainCacheKey", targets: ["CacheChainCacheKey"]),
         .library(name: "CacheChainRedis", targets: ["CacheChainRedis"]),
+        .library(name: "CacheChainEncryption", targets: ["CacheChainEncryption"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -138,10 +139,22 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // OpenSSL 3 libcrypto (Debian: libssl-dev) through typed shims: EVP AES-256-GCM, EVP_KDF HKDF, HMAC, RAND.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // Encryption at rest: EncryptedStorage wraps any backend (AES-256-GCM envelopes, HMAC'd names, key providers).
+        .target(
+            name: "CacheChainEncryption",
+            dependencies: ["COpenSSL", "CacheChainCore", httpTypes],
+            path: "Plugins/CacheChainEncryption",
+            swiftSettings: strictSettings
+        ),
+
         // Release-mode benchmarks: CacheChain next to baselines measured in the same run (scripts/bench.sh).
         .executableTarget(
             name: "CacheChainBenchmarks",
-            dependencies: ["CacheChain", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CCurl", "CacheChainRedis"],
+            dependencies: [
+                "CacheChain", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CCurl", "CacheChainRedis", "CacheChainEncryption",
+            ],
             path: "Benchmarks/CacheChainBenchmarks",
             swiftSettings: strictSettings
         ),
@@ -227,6 +240,12 @@ let package = Package(
         .testTarget(
             name: "CacheChainRedisTests",
             dependencies: ["CacheChain", "CacheChainRedis", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", httpTypes],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CacheChainEncryptionTests",
+            dependencies: ["CacheChainEncryption", "CacheChain", "CacheChainStorage", "CacheChainTesting", httpTypes],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

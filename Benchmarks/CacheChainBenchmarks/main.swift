@@ -33,6 +33,9 @@ if isSelected("disk") { try await runDiskScenarios(iterations: iterations) }
 // Redis backend (issue #9): hit vs memory and vs redis-benchmark on the same server.
 if isSelected("redis") { try await runRedisScenarios(iterations: min(iterations, 20_000)) }
 
+// Encryption plugin (issue #5): AES-256-GCM vs openssl speed; encrypted vs plain memory and disk hits.
+if isSelected("encryption") { try await runEncryptionScenarios(iterations: iterations) }
+
 let resultsPath = ProcessInfo.processInfo.environment["BENCH_RESULTS"] ?? "Benchmarks/results/latest.json"
 try writeResults(to: resultsPath)
 print("\nresults written to \(resultsPath)")

@@ -1,0 +1,66 @@
+public import CacheChainCore
+public import Foundation
+
+extension EncryptedStorage {
+    /// Every cache key with a readable entry.
+    ///
+    /// Opens only the metadata (the first segment) of each entry; entries that cannot be opened are skipped
+    /// (see ``removeUnreadableEntries()``).
+    /// - Returns: The keys, in no particular order.
+    /// - Complexity: O(n) wrapped reads and first-segment decryptions.
+    public func keys() async throws -> [CacheKey] {
+        var keys = Set<CacheKey>()
+        for innerKey in try await wrapped.keys() {
+            for sealed in try await wrapped.entries(for: innerKey) {
+                if let entry = try? open(sealed, metadataOnly: true) { keys.insert(entry.key) }
+            }
+        }
+        return Array(keys)
+    }
+
+    /// Removes every entry stored at or after a date, without decrypting anything: the wrapped entries keep
+    /// the real ``CacheEntry/storedAt``.
+    /// - Parameter date: The earliest date to remove.
+    /// - Complexity: The wrapped backend's.
+    public func removeEntries(storedSince date: Date) async throws {
+        try await wrapped.removeEntries(storedSince: date)
+    }
+
+    /// Removes every entry for which a predicate holds; entries that cannot be opened are removed too.
+    /// - Parameter shouldRemove: Decides per decrypted entry.
+    /// - Complexity: O(n) decryptions of whole entries.
+    public func removeEntries(where shouldRemove: @Sendable (CacheEntry) -> Bool) async throws {
+        try await wrapped.removeEntries(where: { sealed in
+            guard let entry = try? open(sealed) else { return true }
+            return shouldRemove(entry)
+        })
+    }
+
+    /// Removes every entry whose URL starts with a prefix, opening only each entry's metadata.
+    /// - Parameter urlPrefix: The prefix.
+    /// - Complexity: O(n) first-segment decryptions.
+    public func removeEntries(urlPrefix: String) async throws {
+        try await wrapped.removeEntries(where: { sealed in
+            guard let entry = try? open(sealed, metadataOnly: true) else { return true }
+            return entry.key.url.hasPrefix(urlPrefix)
+        })
+    }
+
+    /// Removes every entry holding a userInfo value named `name` for which a predicate holds.
+    ///
+    /// The wrapped entries carry, for each userInfo name, an HMAC digest of the name (not its value), so a
+    /// backend with a userInfo index still narrows the search to the tagged entries; only those are opened.
+    /// - Parameters:
+    ///   - name: The userInfo name.
+    ///   - shouldRemove: Decides per decrypted entry.
+    /// - Complexity: The wrapped backend's tag search per provided key, plus one decryption per tagged entry.
+    public func removeEntries(withUserInfoNamed name: String, where shouldRemove: @Sendable (CacheEntry) -> Bool) async throws {
+        for encryptionKey in keyProvider.availableKeys {
+            let tag = try EntryNames.tagName(name, under: encryptionKey)
+            try await wrapped.removeEntries(withUserInfoNamed: tag, where: { sealed in
+                guard let entry = try? open(sealed) else { return true }
+                return entry.cached.userInfo.names.contains(name) && shouldRemove(entry)
+            })
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import CacheChainCore
+import Foundation
+
+/// The names an entry gets on the wrapped backend: HMAC-SHA256 digests, under the master key's naming key,
+/// of the real cache key (the inner entry's key) and of the key plus variant (the inner variant key).
+///
+/// Deterministic, so a lookup finds the entry without decrypting anything; keyed, so nobody without the
+/// master key can tell which URL an entry belongs to or test a guess. Each master key names entries
+/// differently, so after a rotation lookups try the names of every provided key.
+struct EntryNames: Sendable {
+    /// The authority of every inner key; `.invalid` is reserved (RFC 2606), so it never meets a real host.
+    static let authority = "encrypted.cachechain.invalid"
+
+    /// 64 hex digits naming the cache key.
+    let entry: String
+    /// 64 hex digits naming the cache key and variant.
+    let variant: String
+
+    /// The names of a cache key's variant under a key.
+    init(key: CacheKey, variantKey: String, under encryptionKey: EncryptionKey) throws(CacheChainError) {
+        entry = try Self.entryName(for: key, under: encryptionKey)
+        var writer = Self.keyWriter(key, label: "variant")
+        writer.string(variantKey)
+        variant = Hex.encode(try HMACSHA256.authenticationCode(key: encryptionKey.namingKey, message: writer.bytes))
+    }
+
+    /// The names a stored inner entry carries.
+    init(sealed: CacheEntry) {
+        entry = String(sealed.key.path.dropFirst())
+        variant = sealed.variantKey
+    }
+
+    /// The inner key these names use.
+    var innerKey: CacheKey { Self.innerKey(entry) }
+
+    /// The inner key of a cache key under a key (the variant is not needed for lookups).
+    static func innerKey(for key: CacheKey, under encryptionKey: EncryptionKey) throws(CacheChainError) -> CacheKey {
+        innerKey(try entryName(for: key, under: encryptionKey))
+    }
+
+    /// The inner userInfo name that stands for a userInfo name: `cachechain-tag-` + 32 hex digits.
+    static func tagName(_ name: String, under encryptionKey: EncryptionKey) throws(CacheChainError) -> String {
+        var writer = ByteWriter()
+        writer.string("tag")
+        writer.string(name)
+        let digest = try HMACSHA256.authenticationCode(key: encryptionKey.namingKey, message: writer.bytes)
+        return "cachechain-tag-" + Hex.encode(Array(digest.prefix(16)))
+    }
+
+    private static func innerKey(_ entry: String) -> CacheKey {
+        var key = template
+        key.path = "/" + entry  // already normal: no fragment, no case folding needed
+        return key
+    }
+
+    private static let template = CacheKey(method: "GET", scheme: "https", authority: authority, path: "/")
+
+    private static func entryName(for key: CacheKey, under encryptionKey: EncryptionKey) throws(CacheChainError) -> String {
+        Hex.encode(try HMACSHA256.authenticationCode(key: encryptionKey.namingKey, message: keyWriter(key, label: "key").bytes))
+    }
+
+    /// The cache key's parts, each length-prefixed, so that no two keys encode alike.
+    private static func keyWriter(_ key: CacheKey, label: String) -> ByteWriter {
+        var writer = ByteWriter(capacity: 64 + key.path.utf8.count + key.authority.utf8.count + key.discriminator.utf8.count)
+        writer.string(label)
+        writer.string(key.method)
+        writer.string(key.scheme)
+        writer.string(key.authority)
+        writer.string(key.path)
+        writer.string(key.discriminator)
+        return writer
+    }
+}

@@ -1,0 +1,75 @@
+import CacheChainCore
+
+/// Rebuilds an entry from its opened plaintext stream, `metadata length (4) · metadata · body`, as
+/// segments arrive. In metadata-only mode it reports completion as soon as the metadata is in, so that
+/// management operations (key listing, URL-prefix purges) never decrypt bodies.
+struct PlaintextAssembler {
+    static let maximumMetadataLength = 16 << 20
+
+    let metadataOnly: Bool
+    private var lengthBytes: [UInt8] = []
+    private var metadataLength: Int?
+    private var metadata: [UInt8] = []
+    private(set) var decoded: (entry: CacheEntry, bodyLength: Int)?
+    private(set) var body: [UInt8] = []
+
+    init(metadataOnly: Bool) {
+        self.metadataOnly = metadataOnly
+    }
+
+    /// Whether nothing more is needed (metadata-only mode with the metadata decoded).
+    var isComplete: Bool { metadataOnly && decoded != nil }
+
+    mutating func consume(_ input: UnsafeRawBufferPointer) throws(CacheChainError) {
+        var offset = 0
+        while offset < input.count {
+            if metadataLength == nil {
+                let taken = min(4 - lengthBytes.count, input.count - offset)
+                appendBytes(UnsafeRawBufferPointer(rebasing: input[offset..<offset + taken]), to: &lengthBytes)
+                offset += taken
+                if lengthBytes.count == 4 {
+                    let length = lengthBytes.reduce(0) { $0 << 8 | Int($1) }
+                    guard length <= Self.maximumMetadataLength else { throw Self.malformed("metadata length") }
+                    metadataLength = length
+                    metadata.reserveCapacity(length)
+                    if length == 0 { try decodeMetadata() }
+                }
+            } else if let length = metadataLength, decoded == nil {
+                let taken = min(length - metadata.count, input.count - offset)
+                appendBytes(UnsafeRawBufferPointer(rebasing: input[offset..<offset + taken]), to: &metadata)
+                offset += taken
+                if metadata.count == length { try decodeMetadata() }
+            } else {
+                if metadataOnly { return }
+                let remaining = input.count - offset
+                guard let expected = decoded?.bodyLength, body.count + remaining <= expected else {
+                    throw Self.malformed("body longer than recorded")
+                }
+                appendBytes(UnsafeRawBufferPointer(rebasing: input[offset...]), to: &body)
+                offset = input.count
+            }
+        }
+    }
+
+    /// Checks that the stream held everything it announced and returns the entry.
+    func finish() throws(CacheChainError) -> CacheEntry {
+        guard let decoded else { throw Self.malformed("metadata missing") }
+        guard metadataOnly || body.count == decoded.bodyLength else { throw Self.malformed("body shorter than recorded") }
+        return decoded.entry
+    }
+
+    private mutating func decodeMetadata() throws(CacheChainError) {
+        let result = try EntryMetadataCodec.decode(metadata)
+        decoded = result
+        if !metadataOnly { body.reserveCapacity(result.bodyLength) }
+    }
+
+    private static func malformed(_ what: String) -> CacheChainError {
+        CacheChainError(.integrityCheckFailed, "an encrypted entry is malformed (\(what))")
+    }
+}
+
+/// Appends raw bytes to an array with one copy.
+func appendBytes(_ bytes: UnsafeRawBufferPointer, to array: inout [UInt8]) {
+    array.append(contentsOf: bytes.bindMemory(to: UInt8.self))
+}
