@@ -77,7 +77,9 @@ public enum BatchInput: Sendable, Hashable {
         do {
             head = try HTTPRequest(method: method, url: url)
         } catch {
-            throw BatchLineError((error as? CacheChainError)?.message ?? "'\(url)' is not an absolute http or https URL")
+            throw BatchLineError(
+                (error as? CacheChainError)?.message ?? "'\(url)' is not an absolute http or https URL"
+            )
         }
         head.headerFields = try BatchRequest.fields(from: value["headers"])
         let body: HTTPBody?

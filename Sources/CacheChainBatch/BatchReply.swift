@@ -16,7 +16,14 @@ public struct BatchReply: Sendable, Hashable {
     /// What happened to the request.
     public enum Outcome: Sendable, Hashable {
         /// A response, as the application sees it.
-        case response(status: Int, statusText: String, headers: [Header], body: Body, cacheStatus: String, trace: [String])
+        case response(
+            status: Int,
+            statusText: String,
+            headers: [Header],
+            body: Body,
+            cacheStatus: String,
+            trace: [String]
+        )
         /// A failure (connection reset, timeout, library error, invalid request).
         case error(String)
     }

@@ -92,7 +92,9 @@ extension BatchRequest {
                     throw BatchLineError("headers[\(index)] (\(name)): \(error.message)")
                 }
                 guard HTTPField.isValidValue(bytes) else {
-                    throw BatchLineError("headers[\(index)] (\(name)): the value has a line break, NUL or control character")
+                    throw BatchLineError(
+                        "headers[\(index)] (\(name)): the value has a line break, NUL or control character"
+                    )
                 }
                 fields.append(HTTPField(name: fieldName, value: bytes))
             }

@@ -53,7 +53,10 @@ public struct BatchRunner: Sendable {
                 }
             }
             _ = session.endOfInput()
-            logger.debug("input finished; waiting for the requests in flight", metadata: ["lines": "\(session.lineNumber)"])
+            logger.debug(
+                "input finished; waiting for the requests in flight",
+                metadata: ["lines": "\(session.lineNumber)"]
+            )
         }
         await executor.client.waitForBackgroundRevalidations()
         await output.flush()

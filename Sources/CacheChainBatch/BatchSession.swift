@@ -60,9 +60,8 @@ public struct BatchSession: Sendable {
                 return actions + handle(input)
             }
             if let version, version != BatchHello.protocolVersion {
-                actions.append(.write(errorLine(
-                    "protocol \(version) is not supported: this cachechain speaks protocol \(BatchHello.protocolVersion)"
-                )))
+                let speaks = BatchHello.protocolVersion
+                actions.append(.write(errorLine("protocol \(version) is not supported: this cachechain speaks protocol \(speaks)")))
             }
             return actions
         }
@@ -82,7 +81,8 @@ public struct BatchSession: Sendable {
         case .blank: return []
         case .hello: return [.write(errorLine("hello was already answered"))]
         case .request(let request): return [.perform(request)]
-        case .invalidRequest(let id, let error): return [.write(BatchReply(id: id, outcome: .error(error.message)).jsonLine)]
+        case .invalidRequest(let id, let error):
+            return [.write(BatchReply(id: id, outcome: .error(error.message)).jsonLine)]
         case .malformed(let error): return [.write(errorLine(error.message))]
         case .end:
             state = .finished

@@ -86,7 +86,9 @@ extension JSONValue: Decodable {
     /// - Throws: A decoding error for input that is not JSON.
     public init(from decoder: any Decoder) throws {
         if let container = try? decoder.container(keyedBy: AnyKey.self) {
-            self = .object(try container.allKeys.map { Member($0.stringValue, try container.decode(JSONValue.self, forKey: $0)) })
+            self = .object(
+                try container.allKeys.map { Member($0.stringValue, try container.decode(JSONValue.self, forKey: $0)) }
+            )
             return
         }
         if var container = try? decoder.unkeyedContainer() {

@@ -63,11 +63,12 @@ public final class LocalRedisServer: Sendable {
     }
 
     private func waitUntilAccepting() async throws {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
         while ContinuousClock.now < deadline {
             if Self.canConnect(port: port) { return }
             guard process.isRunning else { throw LocalRedisServerError("redis-server exited at start (see \(directory)/redis.log)") }
-            await Task.yield()
+            // Poll gently: a busy loop here starves redis-server itself on a loaded 2-core machine.
+            try await Task.sleep(for: .milliseconds(10))
         }
         throw LocalRedisServerError("redis-server did not accept connections on port \(port)")
     }

@@ -42,9 +42,12 @@ struct BatchCommand: AsyncParsableCommand {
         let client: HTTPCacheClient
         do {
             client = try pipeline.makeClient(logger: logger)
-        } catch {
+        } catch let error as BackendUnavailable {
             FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
             throw ToolExitCode.backendUnavailable
+        } catch {
+            FileHandle.standardError.write(Data("Error: cannot open the cache: \(error)\n".utf8))
+            throw ToolExitCode.failure
         }
         signal(SIGPIPE, SIG_IGN)  // a reader that goes away makes writes fail with EPIPE, not kill us
         let hello = BatchHello(version: CacheChainCommand.version, config: pipeline.pipelineDescription)

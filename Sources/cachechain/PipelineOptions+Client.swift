@@ -27,12 +27,20 @@ extension PipelineOptions {
     }
 
     /// The storage backend of `--backend`.
-    /// - Throws: ``BackendUnavailable`` for a backend this build lacks.
-    func makeStorage() throws(BackendUnavailable) -> any CacheStorage {
+    /// - Throws: ``BackendUnavailable`` for a backend this build lacks; `CacheChainError` when the cache
+    ///   directory cannot be opened.
+    func makeStorage() throws -> any CacheStorage {
         switch backend {
-        case .memory: return MemoryStorage(capacity: memoryCapacity)
-        // Each becomes one line once its storage lands, e.g. `DiskStorage(directory: cacheDir, capacity: diskCapacity)`.
-        case .disk, .tiered, .encrypted: throw BackendUnavailable(backend: backend)
+        case .memory:
+            return MemoryStorage(capacity: memoryCapacity)
+        case .disk:
+            return try DiskStorage(directory: cacheDir ?? ".", capacity: diskCapacity)
+        case .tiered:
+            let disk = try DiskStorage(directory: cacheDir ?? ".", capacity: diskCapacity)
+            return TieredStorage(memory: MemoryStorage(capacity: memoryCapacity), disk: disk)
+        // One line once the encryption plugin lands: EncryptedStorage over a DiskStorage, key from --key-file.
+        case .encrypted:
+            throw BackendUnavailable(backend: backend)
         }
     }
 
@@ -54,8 +62,8 @@ extension PipelineOptions {
     /// A client over the selected backend and the libcurl transport, with `RedirectInterceptor` outermost.
     /// - Parameter logger: The client's logger.
     /// - Returns: The client.
-    /// - Throws: ``BackendUnavailable``.
-    func makeClient(logger: Logger) throws(BackendUnavailable) -> HTTPCacheClient {
+    /// - Throws: What ``makeStorage()`` throws.
+    func makeClient(logger: Logger) throws -> HTTPCacheClient {
         HTTPCacheClient(
             transport: makeTransport(),
             configuration: .init(
@@ -70,14 +78,21 @@ extension PipelineOptions {
     /// A one-line, human-readable description of the pipeline: mode, backend, capacities, chain, TLS trust.
     var pipelineDescription: String {
         let mode = shared ? "shared cache" : "private cache"
-        let largest = Int(Double(memoryCapacity) * 0.05)
         let storage: String =
             switch backend {
-            case .memory: "memory backend, capacity \(memoryCapacity) bytes (largest entry \(largest) bytes)"
+            case .memory: "memory backend, capacity \(memoryCapacity) bytes"
             case .disk: "disk backend in \(cacheDir ?? "?"), capacity \(diskCapacity) bytes"
-            case .tiered: "tiered backend: memory \(memoryCapacity) bytes over disk \(diskCapacity) bytes in \(cacheDir ?? "?")"
+            case .tiered:
+                "tiered backend: memory \(memoryCapacity) bytes over disk \(diskCapacity) bytes in \(cacheDir ?? "?")"
             case .encrypted: "encrypted disk backend in \(cacheDir ?? "?"), capacity \(diskCapacity) bytes"
             }
+        let largestCapacity: Int =
+            switch backend {
+            case .memory: memoryCapacity
+            case .disk, .encrypted: diskCapacity
+            case .tiered: max(memoryCapacity, diskCapacity)
+            }
+        let largest = "largest entry \(Int(Double(largestCapacity) * 0.05)) bytes (5%)"
         let trust: String =
             switch (caFile, effectiveCADirectory) {
             case (nil, nil): "system CA store"
@@ -85,6 +100,7 @@ extension PipelineOptions {
             case (nil, let directory?): "CA directory \(directory)"
             case (let file?, let directory?): "\(file) and CA directory \(directory)"
             }
-        return "\(mode); \(storage); chain: Redirect → CachePolicy → Revalidation → StorageDecision → libcurl; TLS trust: \(trust)"
+        let chain = "Redirect → CachePolicy → Revalidation → StorageDecision → libcurl"
+        return "\(mode); \(storage), \(largest); chain: \(chain); TLS trust: \(trust)"
     }
 }

@@ -5,7 +5,7 @@ import Logging
 /// The options that select a pipeline: backend, capacities, cache mode, TLS trust, logging. Shared by every
 /// subcommand that needs a cache (`@OptionGroup var pipeline: PipelineOptions`).
 struct PipelineOptions: ParsableArguments {
-    @Option(help: "The storage backend: memory, disk, tiered or encrypted (only memory in this build).")
+    @Option(help: "The storage backend: memory, disk, tiered or encrypted (not in this build yet).")
     var backend: StorageBackend = .memory
 
     @Option(help: ArgumentHelp("The cache directory of the disk, tiered and encrypted backends.", valueName: "dir"))
@@ -47,10 +47,15 @@ struct PipelineOptions: ParsableArguments {
     var caDirectory: String?
 
     @Option(
-        help: ArgumentHelp("Log level on stderr: trace, debug, info, notice, warning, error or critical (default: warning).", valueName: "level"),
+        help: ArgumentHelp(
+            "Log level on stderr: trace, debug, info, notice, warning, error or critical (default: warning).",
+            valueName: "level"
+        ),
         transform: { text in
             guard let level = Logger.Level(rawValue: text) else {
-                throw ValidationError("'\(text)' is not a log level (trace, debug, info, notice, warning, error, critical)")
+                throw ValidationError(
+                    "'\(text)' is not a log level (trace, debug, info, notice, warning, error, critical)"
+                )
             }
             return level
         }
@@ -76,7 +81,9 @@ struct PipelineOptions: ParsableArguments {
             throw ValidationError("--cacert \(caFile): no such readable file")
         }
         var isDirectory: ObjCBool = false
-        if let caDirectory, !FileManager.default.fileExists(atPath: caDirectory, isDirectory: &isDirectory) || !isDirectory.boolValue {
+        if let caDirectory,
+            !FileManager.default.fileExists(atPath: caDirectory, isDirectory: &isDirectory) || !isDirectory.boolValue
+        {
             throw ValidationError("--capath \(caDirectory): no such directory")
         }
     }

@@ -1,7 +1,8 @@
 import CacheChain
-@testable import CacheChainBatch
 import HTTPTypes
 import Testing
+
+@testable import CacheChainBatch
 
 @Suite("Batch protocol: decoding input lines")
 struct BatchInputTests {
@@ -17,7 +18,10 @@ struct BatchInputTests {
 
     @Test("hello, end and blank lines; unknown fields are ignored")
     func controlLines() {
-        #expect(decode(#"{"type":"hello","protocol":1,"client":"pytest","extra":{"a":[1,2]}}"#) == .hello(protocolVersion: 1))
+        #expect(
+            decode(#"{"type":"hello","protocol":1,"client":"pytest","extra":{"a":[1,2]}}"#)
+                == .hello(protocolVersion: 1)
+        )
         #expect(decode(#"{"type":"hello"}"#) == .hello(protocolVersion: nil))
         #expect(decode(#"{"type":"end","why":"done"}"#) == .end)
         #expect(decode("") == .blank)
@@ -36,7 +40,11 @@ struct BatchInputTests {
         #expect(request.request.head.scheme == "http")
         #expect(request.request.head.authority == "127.0.0.1:8000")
         #expect(request.request.head.path == "/x?y=1")
-        #expect(request.request.head.headerFields.map { "\($0.name.rawName)=\($0.value)" } == ["Accept=text/plain", "X-Seq=2", "X-Seq=3"])
+        #expect(
+            request.request.head.headerFields.map { "\($0.name.rawName)=\($0.value)" } == [
+                "Accept=text/plain", "X-Seq=2", "X-Seq=3",
+            ]
+        )
         #expect(try request.request.body?.collect() == Array("hé".utf8))
         #expect(request.cacheMode == .noStore)
         #expect(request.redirect == .manual)
@@ -80,7 +88,9 @@ struct BatchInputTests {
 
     @Test("header values: one byte per code point up to U+00FF, sent as those bytes")
     func latin1HeaderValues() throws {
-        let request = try request(#"{"type":"request","id":1,"url":"http://a.test/","headers":[["X-Name","caf\u00e9"],["X-Raw","\u00c3\u00a9"]]}"#)
+        let request = try request(
+            #"{"type":"request","id":1,"url":"http://a.test/","headers":[["X-Name","caf\u00e9"],["X-Raw","\u00c3\u00a9"]]}"#
+        )
         let fields = Array(request.request.head.headerFields)
         #expect(fields[0].withUnsafeBytesOfValue { Array($0) } == Array("caf".utf8) + [0xE9])
         #expect(fields[1].withUnsafeBytesOfValue { Array($0) } == [0xC3, 0xA9])

@@ -18,7 +18,7 @@ final class BatchProcess {
         var description: String
     }
 
-    static let watchdogSeconds = 300
+    static let watchdogSeconds = 120
 
     private let process = Process()
     private let input = Pipe()
@@ -33,7 +33,8 @@ final class BatchProcess {
     static func binaryPath() throws -> String {
         if let override = ProcessInfo.processInfo.environment["CACHECHAIN_BINARY"] { return override }
         let bundle = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let candidate = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("cachechain").path
+        let candidate = URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("cachechain")
+            .path
         guard FileManager.default.isExecutableFile(atPath: candidate) else {
             throw Failure(
                 description: "no cachechain executable next to the test bundle (\(candidate)): build it with "

@@ -1,8 +1,9 @@
 import CacheChain
-@testable import CacheChainBatch
 import Foundation
 import HTTPTypes
 import Testing
+
+@testable import CacheChainBatch
 
 @Suite("Batch protocol: reply lines")
 struct BatchReplyTests {
@@ -26,7 +27,10 @@ struct BatchReplyTests {
     func layout() throws {
         let reply = try BatchReply(
             id: 17,
-            response: response(fields: [("cache-control", Array("max-age=3600".utf8)), ("age", Array("3".utf8))], body: Array("ok\n".utf8)),
+            response: response(
+                fields: [("cache-control", Array("max-age=3600".utf8)), ("age", Array("3".utf8))],
+                body: Array("ok\n".utf8)
+            ),
             method: .get
         )
         #expect(
@@ -37,7 +41,11 @@ struct BatchReplyTests {
 
     @Test("bytes outside ASCII in fields are written one code point per byte")
     func latin1Fields() throws {
-        let reply = try BatchReply(id: 1, response: response(fields: [("X-A", Array("caf".utf8) + [0xE9]), ("X-B", [0xC3, 0xA9])]), method: .get)
+        let reply = try BatchReply(
+            id: 1,
+            response: response(fields: [("X-A", Array("caf".utf8) + [0xE9]), ("X-B", [0xC3, 0xA9])]),
+            method: .get
+        )
         guard case .response(_, _, let headers, _, _, _) = reply.outcome else {
             Issue.record("not a response")
             return
@@ -54,9 +62,16 @@ struct BatchReplyTests {
         #expect(!line.contains(#""body":"#))
     }
 
-    @Test("HEAD, 204 and 304 replies have an empty body", arguments: [(HTTPRequest.Method.head, 200), (.get, 204), (.get, 304)])
+    @Test(
+        "HEAD, 204 and 304 replies have an empty body",
+        arguments: [(HTTPRequest.Method.head, 200), (.get, 204), (.get, 304)]
+    )
     func emptyBodies(method: HTTPRequest.Method, status: Int) throws {
-        let line = try BatchReply(id: 3, response: response(status: .init(code: status), body: Array("x".utf8)), method: method).jsonLine
+        let line = try BatchReply(
+            id: 3,
+            response: response(status: .init(code: status), body: Array("x".utf8)),
+            method: method
+        ).jsonLine
         #expect(line.contains(#""body":"""#))
     }
 
@@ -64,14 +79,20 @@ struct BatchReplyTests {
     func statuses() throws {
         let teapot = try BatchReply(id: 4, response: response(status: .init(code: 299)), method: .get).jsonLine
         #expect(teapot.hasPrefix(#"{"id":4,"status":299,"status_text":"","#))
-        let custom = try BatchReply(id: 5, response: response(status: .init(code: 200, reasonPhrase: "Fine")), method: .get).jsonLine
+        let custom = try BatchReply(
+            id: 5,
+            response: response(status: .init(code: 200, reasonPhrase: "Fine")),
+            method: .get
+        ).jsonLine
         #expect(custom.contains(#""status_text":"Fine""#))
         #expect(HTTPStatusText.phrase(for: 304) == "Not Modified")
     }
 
     @Test("an error reply carries only the id and the text")
     func error() {
-        #expect(BatchReply(id: 6, outcome: .error("timed-out: slow")).jsonLine == #"{"id":6,"error":"timed-out: slow"}"#)
+        #expect(
+            BatchReply(id: 6, outcome: .error("timed-out: slow")).jsonLine == #"{"id":6,"error":"timed-out: slow"}"#
+        )
     }
 
     @Test("JSON text escapes quotes, backslashes and every control character, and stays on one line")

@@ -46,7 +46,9 @@ struct BatchRunnerTests {
         #expect(first.last?.contains(#""cache_status":"miss""#) == true)
     }
 
-    @Test("no-store uses the network and stores nothing; only-if-cached then answers 504 until a default request stores")
+    @Test(
+        "no-store uses the network and stores nothing; only-if-cached then answers 504 until a default request stores"
+    )
     func noStore() async {
         origin.route("/n", fields: [("Cache-Control", "max-age=60")], body: "n")
         let same = await runSequentially([

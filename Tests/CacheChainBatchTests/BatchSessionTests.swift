@@ -18,7 +18,13 @@ struct BatchSessionTests {
     func helloFirst() {
         var session = BatchSession(hello: hello)
         let first = feed(&session, #"{"type":"hello","protocol":1}"#)
-        #expect(first == [.write(#"{"type":"hello","name":"cachechain","version":"9.9.9","config":"test pipeline","concurrent":true}"#)])
+        #expect(
+            first == [
+                .write(
+                    #"{"type":"hello","name":"cachechain","version":"9.9.9","config":"test pipeline","concurrent":true}"#
+                )
+            ]
+        )
         let again = feed(&session, #"{"type":"hello","protocol":1}"#)
         #expect(writes(again) == [#"{"type":"error","line":2,"error":"hello was already answered"}"#])
     }

@@ -3,71 +3,10 @@ import CacheChainLoopback
 import Foundation
 import Testing
 
-extension Tag {
-    /// Tests that run the `cachechain` executable against a loopback origin.
-    @Tag static var integration: Self
-}
-
-/// `cachechain batch` driven as a subprocess through stdin and stdout, against the loopback origin.
-@Suite("cachechain batch as a subprocess", .tags(.integration))
-struct BatchSubprocessTests {
-    /// A directory of the test's own.
-    private func makeDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cachechain-batch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    /// Starts `cachechain batch`, checks its hello, runs `body`, ends the session and checks the exit.
-    private func withBatch(
-        _ arguments: [String] = [],
-        tls: Bool = false,
-        _ body: (BatchProcess, LoopbackOrigin, URL) async throws -> Void
-    ) async throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let origin = try await LoopbackOrigin.start(tls: tls)
-        let batch = try BatchProcess(["batch"] + arguments, directory: directory)
-        do {
-            try batch.send(#"{"type":"hello","protocol":1,"client":"swift-testing"}"#)
-            let hello = try await batch.nextMessage()
-            #expect(hello["type"] == .string("hello"))
-            #expect(hello["name"] == .string("cachechain"))
-            #expect(hello["concurrent"] == .bool(true))
-            try await body(batch, origin, directory)
-            if !batch.hasSentEnd { try batch.end() }
-            #expect(await batch.nextLine() == nil, "no output after the last reply")
-            #expect(await batch.exitStatus() == 0, "stderr: \(batch.stderr)")
-        } catch {
-            batch.terminate()
-            try? await origin.shutdown()
-            throw error
-        }
-        try await origin.shutdown()
-    }
-
-    private func request(_ id: Int, _ url: String, _ extra: String = "") -> String {
-        #"{"type":"request","id":\#(id),"method":"GET","url":"\#(url)","headers":[],"body":null\#(extra)}"#
-    }
-
-    /// Sends one request and returns its reply (for sequential use: nothing else in flight).
-    private func roundTrip(_ batch: BatchProcess, _ id: Int, _ url: String, _ extra: String = "") async throws -> JSONValue {
-        try batch.send(request(id, url, extra))
-        let reply = try await batch.nextMessage()
-        #expect(reply["id"] == .integer(Int64(id)))
-        return reply
-    }
-
-    private func header(_ reply: JSONValue, _ name: String) -> String? {
-        guard case .array(let pairs)? = reply["headers"] else { return nil }
-        for case .array(let pair) in pairs where pair.count == 2 {
-            if case .string(let field) = pair[0], field.lowercased() == name.lowercased(), case .string(let value) = pair[1] {
-                return value
-            }
-        }
-        return nil
-    }
-
+/// `cachechain batch` driven as a subprocess through stdin and stdout, against the loopback origin: the
+/// HTTP behaviour the protocol exposes.
+@Suite("cachechain batch as a subprocess: HTTP behaviour", .tags(.integration))
+struct BatchSubprocessTests: BatchSubprocessSuite {
     @Test("the hello describes the pipeline; a MISS then a HIT, the origin asked once")
     func missThenHit() async throws {
         try await withBatch { batch, origin, _ in
@@ -177,15 +116,22 @@ struct BatchSubprocessTests {
     @Test("the application's own If-None-Match matching the stored ETag is answered 304 by the cache")
     func applicationConditional() async throws {
         try await withBatch { batch, origin, _ in
-            origin.route("/e", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "entity", etag: "\"v1\""))
+            origin.route(
+                "/e",
+                LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "entity", etag: "\"v1\"")
+            )
             _ = try await roundTrip(batch, 1, origin.url("/e"))
-            try batch.send(#"{"type":"request","id":2,"method":"GET","url":"\#(origin.url("/e"))","headers":[["If-None-Match","\"v1\""]]}"#)
+            try batch.send(
+                #"{"type":"request","id":2,"method":"GET","url":"\#(origin.url("/e"))","headers":[["If-None-Match","\"v1\""]]}"#
+            )
             let matching = try await batch.nextMessage()
             #expect(matching["status"] == .integer(304))
             #expect(matching["status_text"] == .string("Not Modified"))
             #expect(matching["body"] == .string(""))
             #expect(matching["cache_status"] == .string("hit"))
-            try batch.send(#"{"type":"request","id":3,"method":"GET","url":"\#(origin.url("/e"))","headers":[["If-None-Match","\"v0\""]]}"#)
+            try batch.send(
+                #"{"type":"request","id":3,"method":"GET","url":"\#(origin.url("/e"))","headers":[["If-None-Match","\"v0\""]]}"#
+            )
             let other = try await batch.nextMessage()
             #expect(other["status"] == .integer(200))
             #expect(other["body"] == .string("entity"))
@@ -227,14 +173,21 @@ struct BatchSubprocessTests {
         }
     }
 
-    @Test("header bytes: a request value's code points ≤ U+00FF go out as bytes; reply bytes come back one per code point")
+    @Test(
+        "header bytes: a request value's code points ≤ U+00FF go out as bytes; reply bytes come back one per code point"
+    )
     func latin1Headers() async throws {
         try await withBatch { batch, origin, _ in
-            origin.route("/l", handler: { request in
-                LoopbackRoute(headers: [("X-Echo", request.header("X-Name") ?? "-")], body: "l")
-            })
+            origin.route(
+                "/l",
+                handler: { request in
+                    LoopbackRoute(headers: [("X-Echo", request.header("X-Name") ?? "-")], body: "l")
+                }
+            )
             // "Ã©" is the bytes C3 A9: the UTF-8 of "é", which the origin (reading UTF-8) sees as "é".
-            try batch.send(#"{"type":"request","id":1,"url":"\#(origin.url("/l"))","headers":[["X-Name","caf\u00c3\u00a9"]]}"#)
+            try batch.send(
+                #"{"type":"request","id":1,"url":"\#(origin.url("/l"))","headers":[["X-Name","caf\u00c3\u00a9"]]}"#
+            )
             let reply = try await batch.nextMessage()
             #expect(origin.receivedRequests.last?.header("X-Name") == "café")
             #expect(header(reply, "x-echo") == "caf\u{C3}\u{A9}")
@@ -256,58 +209,5 @@ struct BatchSubprocessTests {
             #expect(error.contains("timed-out"), "\(error)")
             gate.open()
         }
-    }
-
-    @Test("HTTPS: --cacert trusts the loopback certificate; without it the request fails")
-    func httpsWithCACert() async throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let certificate = try LoopbackCertificate.writeCertificate(to: directory.path)
-        try await withBatch(["--cacert", certificate], tls: true) { batch, origin, _ in
-            origin.route("/s", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "secure"))
-            let first = try await roundTrip(batch, 1, origin.url("/s"))
-            #expect(first["status"] == .integer(200))
-            #expect(first["body"] == .string("secure"))
-            let second = try await roundTrip(batch, 2, origin.url("/s"))
-            #expect(second["cache_status"] == .string("hit"))
-        }
-        try await withBatch(tls: true) { batch, origin, _ in
-            origin.route("/s", LoopbackRoute(body: "secure"))
-            let untrusted = try await roundTrip(batch, 1, origin.url("/s"))
-            #expect(untrusted["error"] != nil)
-        }
-    }
-
-    @Test("end of input instead of an end message also ends the session with exit 0")
-    func endOfInput() async throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let batch = try BatchProcess(["batch"], directory: directory)
-        try batch.send(#"{"type":"hello","protocol":1}"#)
-        try batch.closeInput()
-        let hello = try await batch.nextMessage()
-        #expect(hello["type"] == .string("hello"))
-        #expect(await batch.nextLine() == nil)
-        #expect(await batch.exitStatus() == 0)
-    }
-
-    @Test(
-        "backends this build lacks exit 69 with a clear message; bad options exit 64",
-        arguments: [
-            (["--backend", "disk", "--cache-dir", "DIR"], Int32(69), "the disk backend is not available in this build"),
-            (["--backend", "tiered", "--cache-dir", "DIR"], 69, "the tiered backend is not available in this build"),
-            (["--backend", "encrypted", "--cache-dir", "DIR", "--key-file", "DIR/key"], 69, "the encrypted backend is not available"),
-            (["--backend", "disk"], 64, "needs --cache-dir"),
-            (["--backend", "floppy"], 64, "floppy"),
-        ]
-    )
-    func unavailableBackends(arguments: [String], status: Int32, message: String) async throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let batch = try BatchProcess(["batch"] + arguments.map { $0.replacingOccurrences(of: "DIR", with: directory.path) }, directory: directory)
-        try batch.closeInput()
-        #expect(await batch.nextLine() == nil, "nothing on stdout")
-        #expect(await batch.exitStatus() == status)
-        #expect(batch.stderr.contains(message), "\(batch.stderr)")
     }
 }

@@ -1,0 +1,103 @@
+import CacheChainBatch
+import CacheChainLoopback
+import Foundation
+import Testing
+
+/// `cachechain batch` as a process: TLS options, end of input, exit codes.
+@Suite("cachechain batch as a subprocess: options and lifecycle", .tags(.integration))
+struct BatchCommandTests: BatchSubprocessSuite {
+    @Test("HTTPS: --cacert trusts the loopback certificate; without it the request fails")
+    func httpsWithCACert() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let certificate = try LoopbackCertificate.writeCertificate(to: directory.path)
+        try await withBatch(["--cacert", certificate], tls: true) { batch, origin, _ in
+            origin.route("/s", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "secure"))
+            let first = try await roundTrip(batch, 1, origin.url("/s"))
+            #expect(first["status"] == .integer(200))
+            #expect(first["body"] == .string("secure"))
+            let second = try await roundTrip(batch, 2, origin.url("/s"))
+            #expect(second["cache_status"] == .string("hit"))
+        }
+        try await withBatch(tls: true) { batch, origin, _ in
+            origin.route("/s", LoopbackRoute(body: "secure"))
+            let untrusted = try await roundTrip(batch, 1, origin.url("/s"))
+            #expect(untrusted["error"] != nil)
+        }
+    }
+
+    @Test("HTTPS: --capath trusts a directory of hashed certificates; the hello names the trust")
+    func httpsWithCAPath() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let hashed = directory.appendingPathComponent("hashed")
+        try FileManager.default.createDirectory(at: hashed, withIntermediateDirectories: true)
+        // 8b3ad7f2 is the OpenSSL subject hash of the loopback certificate (`openssl x509 -hash -noout`).
+        try Data(LoopbackCertificate.certificatePEM.utf8).write(to: hashed.appendingPathComponent("8b3ad7f2.0"))
+        try await withBatch(["--capath", hashed.path], tls: true) { batch, origin, _ in
+            origin.route("/p", LoopbackRoute(body: "via capath"))
+            let reply = try await roundTrip(batch, 1, origin.url("/p"))
+            #expect(reply["body"] == .string("via capath"))
+        }
+    }
+
+    @Test("disk and tiered backends keep responses across processes", arguments: ["disk", "tiered"])
+    func persistentBackends(backend: String) async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = directory.appendingPathComponent("cache").path
+        let arguments = ["--backend", backend, "--cache-dir", cache]
+        var url = ""
+        try await withBatch(arguments) { batch, origin, _ in
+            origin.route("/p", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: "persisted"))
+            url = origin.url("/p")
+            let first = try await roundTrip(batch, 1, url)
+            #expect(first["cache_status"] == .string("miss"))
+        }
+        // The origin of the first session is gone: only the cache directory can answer now.
+        try await withBatch(arguments) { batch, _, _ in
+            let again = try await roundTrip(batch, 1, url, #","cache_mode":"only-if-cached""#)
+            #expect(again["status"] == .integer(200))
+            #expect(again["body"] == .string("persisted"))
+            #expect(again["cache_status"] == .string("hit"))
+        }
+    }
+
+    @Test("end of input instead of an end message also ends the session with exit 0")
+    func endOfInput() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let batch = try BatchProcess(["batch"], directory: directory)
+        try batch.send(#"{"type":"hello","protocol":1}"#)
+        try batch.closeInput()
+        let hello = try await batch.nextMessage()
+        #expect(hello["type"] == .string("hello"))
+        #expect(await batch.nextLine() == nil)
+        #expect(await batch.exitStatus() == 0)
+    }
+
+    @Test(
+        "a backend this build lacks exits 69, an unusable cache directory 1, bad options 64, each with a message",
+        arguments: [
+            (["--backend", "disk", "--cache-dir", "/proc/no-such-dir"], Int32(1), "cannot open the cache"),
+            (
+                ["--backend", "encrypted", "--cache-dir", "DIR", "--key-file", "DIR/key"], 69,
+                "the encrypted backend is not available"
+            ),
+            (["--backend", "disk"], 64, "needs --cache-dir"),
+            (["--backend", "floppy"], 64, "floppy"),
+        ]
+    )
+    func failedStarts(arguments: [String], status: Int32, message: String) async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let batch = try BatchProcess(
+            ["batch"] + arguments.map { $0.replacingOccurrences(of: "DIR", with: directory.path) },
+            directory: directory
+        )
+        try batch.closeInput()
+        #expect(await batch.nextLine() == nil, "nothing on stdout")
+        #expect(await batch.exitStatus() == status)
+        #expect(batch.stderr.contains(message), "\(batch.stderr)")
+    }
+}
