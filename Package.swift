@@ -12,11 +12,13 @@ let strictSettings: [SwiftSetting] = [
 
 let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
-/// SwiftNIO's HTTP/1.1 server stack with TLS: the loopback origin and its test client.
+/// SwiftNIO's HTTP/1.1 and HTTP/2 server stack with TLS (ALPN): the loopback origin and its test client.
 let nioHTTPServer: [Target.Dependency] = [
     .product(name: "NIOCore", package: "swift-nio"),
     .product(name: "NIOPosix", package: "swift-nio"),
     .product(name: "NIOHTTP1", package: "swift-nio"),
+    .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+    .product(name: "NIOTLS", package: "swift-nio"),
     .product(name: "NIOSSL", package: "swift-nio-ssl"),
 ]
 
@@ -49,6 +51,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        // HTTP/2 for the loopback origin (test/demo/benchmark support only; the transport is libcurl).
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [

@@ -61,6 +61,8 @@ final class CurlMultiLoop: Sendable {
         }
         multi = MultiHandle(pointer: pointer)
         _ = cachechain_multi_setopt_long(pointer, CURLMOPT_MAX_HOST_CONNECTIONS, maximumConnectionsPerHost)
+        // HTTP/2 multiplexing (libcurl's default since 7.62, set so that older ones do it too).
+        _ = cachechain_multi_setopt_long(pointer, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
         let thread = Thread { [self] in run() }
         thread.name = "CacheChain libcurl"
         thread.start()

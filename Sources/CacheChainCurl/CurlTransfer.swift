@@ -13,7 +13,9 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
     // @unchecked Sendable invariant: after `CurlMultiLoop.submit` the mutable state below is confined to
     // the loop thread; before it, only the creating task touches it. `isCancelled` is an Atomic.
 
-    typealias Outcome = Result<(HTTPResponse, HTTPBody), CacheChainError>
+    /// What a finished transfer hands back: the head, the body and the HTTP version it arrived over.
+    typealias Received = (head: HTTPResponse, body: HTTPBody, version: CurlTransport.NegotiatedHTTPVersion?)
+    typealias Outcome = Result<Received, CacheChainError>
 
     let id: UInt64
     let easy: UnsafeMutableRawPointer
@@ -21,7 +23,7 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
     let isCancelled = Atomic<Bool>(false)
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer: UnsafeMutablePointer<CChar>
-    private var continuation: CheckedContinuation<(HTTPResponse, HTTPBody), any Error>?
+    private var continuation: CheckedContinuation<Received, any Error>?
     private var head = CurlResponseHead()
     private var body: [UInt8] = []
     /// Set once the body outgrows `inMemoryBodyLimit`: from then on every byte goes to the file.
@@ -87,7 +89,10 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
         try set(CURLOPT_MAXFILESIZE_LARGE, offset: Int(configuration.maximumBodySize))
         switch configuration.httpVersion {
         case .http1_1: try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
-        case .http2OverTLS: try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        case .http2OverTLS:
+            try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+            // Wait for a connection still being set up to this origin, to multiplex on it if it speaks h2.
+            if scheme == "https" { try set(CURLOPT_PIPEWAIT, 1) }
         }
         if let caFile = configuration.caFile { try set(CURLOPT_CAINFO, string: caFile) }
         if let caDirectory = configuration.caDirectory { try set(CURLOPT_CAPATH, string: caDirectory) }
@@ -175,7 +180,7 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
 
     // MARK: - Loop-thread side
 
-    func install(_ continuation: CheckedContinuation<(HTTPResponse, HTTPBody), any Error>) {
+    func install(_ continuation: CheckedContinuation<Received, any Error>) {
         self.continuation = continuation
     }
 
@@ -224,6 +229,8 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
         }
         var status = 0
         _ = cachechain_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        var version = 0
+        _ = cachechain_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
         var response = head.response(status: status)
         let body: HTTPBody
         do throws(CacheChainError) {
@@ -239,7 +246,7 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
             response.headerFields[.contentEncoding] = nil
             response.headerFields[.contentLength] = String(body.count)
         }
-        finish(.success((response, body)))
+        finish(.success((response, body, CurlTransport.NegotiatedHTTPVersion(curlValue: version))))
     }
 
     /// Resumes the caller exactly once and releases every C resource.

@@ -8,6 +8,11 @@ extension CurlTransport {
             /// HTTP/1.1 only.
             case http1_1
             /// HTTP/2 over TLS when the server offers it (ALPN), HTTP/1.1 otherwise (libcurl's default).
+            ///
+            /// Concurrent requests to one `https` origin then share one connection as HTTP/2 streams
+            /// (libcurl's multiplexing): a request that finds a connection to its origin still being set up
+            /// waits for it (`CURLOPT_PIPEWAIT`) instead of opening another one, and opens its own only if
+            /// the origin turns out not to speak HTTP/2. Plain `http` always uses HTTP/1.1.
             case http2OverTLS
         }
 
@@ -15,7 +20,7 @@ extension CurlTransport {
         public var connectTimeout: Duration
         /// How long a whole request may take, unless the request's context gives its own timeout.
         public var requestTimeout: Duration
-        /// HTTP version preference.
+        /// HTTP version preference; ``NegotiatedHTTPVersion`` tells what was actually used.
         public var httpVersion: HTTPVersion
         /// A PEM file of CA certificates (libcurl's `CURLOPT_CAINFO`, curl's `--cacert`), e.g. a test origin's.
         ///
@@ -46,6 +51,10 @@ extension CurlTransport {
         public var maximumConnectionsPerHost: Int
         /// The `User-Agent` sent when the request has none.
         public var userAgent: String
+        /// Record the HTTP version each network response arrived over in its `userInfo`, under
+        /// ``NegotiatedHTTPVersionKey`` (stored with the entry like any `userInfo`). Off by default: it
+        /// costs an encoding per response and a field in every stored entry.
+        public var recordsHTTPVersion: Bool
 
         /// Creates a configuration.
         /// - Parameters:
@@ -61,6 +70,7 @@ extension CurlTransport {
         ///   - spoolDirectory: Where larger bodies are spooled; `cachechain-spool` in the temporary directory.
         ///   - maximumConnectionsPerHost: Connection limit per host; 0 (none).
         ///   - userAgent: Default `User-Agent`.
+        ///   - recordsHTTPVersion: Put the negotiated HTTP version in each response's `userInfo`; off.
         public init(
             connectTimeout: Duration = .seconds(10),
             requestTimeout: Duration = .seconds(60),
@@ -73,7 +83,8 @@ extension CurlTransport {
             inMemoryBodyLimit: Int = 4 << 20,
             spoolDirectory: String = NSTemporaryDirectory() + "cachechain-spool",
             maximumConnectionsPerHost: Int = 0,
-            userAgent: String = "CacheChain (libcurl)"
+            userAgent: String = "CacheChain (libcurl)",
+            recordsHTTPVersion: Bool = false
         ) {
             self.connectTimeout = connectTimeout
             self.requestTimeout = requestTimeout
@@ -87,6 +98,7 @@ extension CurlTransport {
             self.spoolDirectory = spoolDirectory
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
             self.userAgent = userAgent
+            self.recordsHTTPVersion = recordsHTTPVersion
         }
     }
 }

@@ -6,7 +6,8 @@ public import CacheChainCore
 /// let client = HTTPCacheClient(transport: try CurlTransport())
 /// ```
 /// - Connections are reused across requests (keep-alive) and HTTP/2 is used over TLS when the server
-///   offers it; TLS verifies against the system CA store or ``Configuration/caFile``, optionally with a
+///   offers it (``Configuration/httpVersion``), with concurrent requests multiplexed as streams of one
+///   connection; ``Configuration/recordsHTTPVersion`` reports the version used. TLS verifies against the system CA store or ``Configuration/caFile``, optionally with a
 ///   public key pin.
 /// - No blocking call runs on Swift's cooperative pool: requests are handed to the libcurl thread and
 ///   the calling task suspends until the transfer finishes.
@@ -55,7 +56,7 @@ public final class CurlTransport: HTTPTransport {
             configuration: configuration,
             timeout: context.timeout ?? configuration.requestTimeout
         )
-        let (head, body) = try await withTaskCancellationHandler {
+        let received = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.install(continuation)
                 loop.submit(transfer)
@@ -63,6 +64,10 @@ public final class CurlTransport: HTTPTransport {
         } onCancel: {
             loop.cancel(transfer)
         }
-        return PipelineResponse(head: head, body: body)
+        var response = PipelineResponse(head: received.head, body: received.body)
+        if configuration.recordsHTTPVersion, let version = received.version {
+            response.userInfo[NegotiatedHTTPVersionKey.self] = version
+        }
+        return response
     }
 }

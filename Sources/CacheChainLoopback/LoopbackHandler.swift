@@ -5,8 +5,11 @@ import NIOHTTP1
 
 /// The per-connection NIO handler: collects a request, asks the router for its route, writes the answer.
 ///
-/// Runs only on its channel's event loop. Requests on one connection are answered in order
-/// (`configureHTTPServerPipeline` holds back pipelined requests until the previous answer ended).
+/// Runs only on its channel's event loop. Over HTTP/1.1 it serves one connection, whose requests are
+/// answered in order (`configureHTTPServerPipeline` holds back pipelined requests until the previous answer
+/// ended). Over HTTP/2 it serves one stream, behind `HTTP2FramePayloadToHTTP1ServerCodec`, which turns the
+/// stream's frames into the same request parts (version `2.0`) and the answer's parts back into frames, so
+/// routes, 304s, delays, gates and counters behave identically on both protocols.
 final class LoopbackHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -38,11 +41,13 @@ final class LoopbackHandler: ChannelInboundHandler {
                 method: head.method.rawValue,
                 path: head.uri,
                 headers: head.headers.map { LoopbackHeader($0.name, $0.value) },
-                body: body
+                body: body,
+                version: LoopbackHTTPVersion(major: head.version.major, minor: head.version.minor)
             )
             body = []
             let route = router.answer(for: request)
-            let keepAlive = head.isKeepAlive
+            // An HTTP/2 stream ends with its answer; the connection itself always stays open.
+            let keepAlive = head.version.major >= 2 || head.isKeepAlive
             let version = head.version
             guard let gate = route.gate, !gate.isOpen else {
                 answer(route, to: request, version: version, keepAlive: keepAlive, context: context)

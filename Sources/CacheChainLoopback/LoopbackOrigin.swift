@@ -14,7 +14,9 @@ import Synchronization
 /// print(origin.requestCount(for: "/a"))
 /// try await origin.shutdown()
 /// ```
-/// Built on SwiftNIO (HTTP/1.1 with keep-alive) and NIOSSL. It binds an ephemeral port, answers
+/// Built on SwiftNIO (HTTP/1.1 with keep-alive), NIOSSL and NIOHTTP2: over TLS it also speaks HTTP/2 with
+/// clients that negotiate `h2` (unless started with `offersHTTP2: false`), and logs each request's
+/// ``LoopbackRequest/version``. It binds an ephemeral port, answers
 /// conditional `GET`/`HEAD` requests with `304` when the route's validators match, adds `Date` and
 /// `Content-Length` to every answer (except `204` and `304`), logs and counts every request and connection.
 public final class LoopbackOrigin: Sendable {
@@ -23,6 +25,8 @@ public final class LoopbackOrigin: Sendable {
 
     /// Whether the origin serves HTTPS.
     public let isTLS: Bool
+    /// Whether the origin offers HTTP/2 (over TLS, through ALPN) besides HTTP/1.1.
+    public let offersHTTP2: Bool
     /// The port it listens on.
     public let port: Int
     private let router: LoopbackRouter
@@ -30,8 +34,16 @@ public final class LoopbackOrigin: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
 
-    private init(isTLS: Bool, port: Int, router: LoopbackRouter, group: MultiThreadedEventLoopGroup, channel: any Channel) {
+    private init(
+        isTLS: Bool,
+        offersHTTP2: Bool,
+        port: Int,
+        router: LoopbackRouter,
+        group: MultiThreadedEventLoopGroup,
+        channel: any Channel
+    ) {
         self.isTLS = isTLS
+        self.offersHTTP2 = offersHTTP2
         self.port = port
         self.router = router
         self.group = group
@@ -39,33 +51,31 @@ public final class LoopbackOrigin: Sendable {
     }
 
     /// Starts an origin on `127.0.0.1` and an ephemeral port.
-    /// - Parameter tls: `true` for HTTPS with ``LoopbackCertificate``.
+    /// - Parameters:
+    ///   - tls: `true` for HTTPS with ``LoopbackCertificate``.
+    ///   - offersHTTP2: With TLS, offer HTTP/2 beside HTTP/1.1 through ALPN (`h2`, `http/1.1`), so a client
+    ///     that asks for `h2` gets it and others fall back to HTTP/1.1; `false` keeps the origin HTTP/1.1-only.
+    ///     Ignored without TLS: the origin never speaks cleartext HTTP/2 (`h2c`).
     /// - Returns: The running origin; call ``shutdown()`` when done.
     /// - Throws: ``LoopbackError`` when it cannot bind or set up TLS.
-    public static func start(tls: Bool = false) async throws -> LoopbackOrigin {
+    public static func start(tls: Bool = false, offersHTTP2: Bool = true) async throws -> LoopbackOrigin {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let offersHTTP2 = tls && offersHTTP2
         do {
-            let sslContext = try tls ? makeSSLContext() : nil
+            let sslContext = try tls ? makeSSLContext(offersHTTP2: offersHTTP2) : nil
             let router = LoopbackRouter()
             let bootstrap = ServerBootstrap(group: group)
                 .serverChannelOption(.backlog, value: 512)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
                 .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        router.connectionAccepted()
-                        if let sslContext {
-                            try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
-                        }
-                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        try channel.pipeline.syncOperations.addHandler(LoopbackHandler(router: router))
-                    }
+                    configureConnection(channel, router: router, sslContext: sslContext, offersHTTP2: offersHTTP2)
                 }
             let channel = try await bootstrap.bind(host: "127.0.0.1", port: 0).get()
             guard let port = channel.localAddress?.port else {
                 throw LoopbackError("the loopback origin bound no port")
             }
-            return LoopbackOrigin(isTLS: tls, port: port, router: router, group: group, channel: channel)
+            return LoopbackOrigin(isTLS: tls, offersHTTP2: offersHTTP2, port: port, router: router, group: group, channel: channel)
         } catch let error as LoopbackError {
             try? await group.shutdownGracefully()
             throw error
@@ -112,7 +122,8 @@ public final class LoopbackOrigin: Sendable {
         }
     }
 
-    /// The number of TCP connections accepted so far (keep-alive keeps it low).
+    /// The number of TCP connections accepted so far (keep-alive keeps it low; HTTP/2 carries concurrent
+    /// requests as streams of one connection).
     public var connectionCount: Int { router.state.withLock { $0.connections } }
 
     /// Forgets the request log and connection count.
@@ -139,11 +150,12 @@ public final class LoopbackOrigin: Sendable {
         }
     }
 
-    private static func makeSSLContext() throws -> NIOSSLContext {
+    private static func makeSSLContext(offersHTTP2: Bool) throws -> NIOSSLContext {
         let certificate = try NIOSSLCertificate(bytes: Array(LoopbackCertificate.certificatePEM.utf8), format: .pem)
         let key = try NIOSSLPrivateKey(bytes: Array(LoopbackCertificate.privateKeyPEM.utf8), format: .pem)
         var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
-        configuration.applicationProtocols = ["http/1.1"]
+        // ALPN, in the server's order of preference.
+        configuration.applicationProtocols = offersHTTP2 ? ["h2", "http/1.1"] : ["http/1.1"]
         return try NIOSSLContext(configuration: configuration)
     }
 }

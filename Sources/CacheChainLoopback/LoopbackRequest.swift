@@ -8,6 +8,10 @@ public struct LoopbackRequest: Sendable {
     public var headers: [LoopbackHeader]
     /// The request body.
     public var body: [UInt8]
+    /// The HTTP version the request arrived over: ``LoopbackHTTPVersion/http2`` for a stream of an HTTP/2
+    /// connection (whose header names are lowercase, with `:authority` given as `Host`), else the
+    /// version of the HTTP/1.x request line.
+    public var version: LoopbackHTTPVersion
 
     /// Creates a logged request.
     /// - Parameters:
@@ -15,11 +19,19 @@ public struct LoopbackRequest: Sendable {
     ///   - path: The path and query.
     ///   - headers: The header lines.
     ///   - body: The body.
-    public init(method: String, path: String, headers: [LoopbackHeader], body: [UInt8]) {
+    ///   - version: The HTTP version it arrived over; HTTP/1.1 by default.
+    public init(
+        method: String,
+        path: String,
+        headers: [LoopbackHeader],
+        body: [UInt8],
+        version: LoopbackHTTPVersion = .http1_1
+    ) {
         self.method = method
         self.path = path
         self.headers = headers
         self.body = body
+        self.version = version
     }
 
     /// The first value of a header, by case-insensitive name.

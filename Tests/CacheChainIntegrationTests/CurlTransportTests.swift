@@ -7,9 +7,9 @@ import Testing
 
 @Suite("CurlTransport against a loopback origin", .tags(.integration))
 struct CurlTransportTests {
-    @Test("connections are reused across sequential requests (keep-alive)")
-    func keepAlive() async throws {
-        try await withNetwork { net in
+    @Test("connections are reused across sequential requests (keep-alive)", arguments: ProtocolMode.allCases)
+    func keepAlive(_ mode: ProtocolMode) async throws {
+        try await withNetwork(mode) { net in
             net.origin.route("/k", LoopbackRoute(headers: [("Cache-Control", "no-store")], body: "k"))
             for _ in 0..<10 { _ = try await net.get("/k") }
             #expect(net.origin.requestCount(for: "/k") == 10)
@@ -17,14 +17,14 @@ struct CurlTransportTests {
         }
     }
 
-    @Test("gzip is decoded and the cached head describes the decoded body")
-    func decompression() async throws {
+    @Test("gzip is decoded and the cached head describes the decoded body", arguments: ProtocolMode.allCases)
+    func decompression(_ mode: ProtocolMode) async throws {
         let gzip: [UInt8] = [
             31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 203, 72, 205, 201, 201, 87, 72, 206, 207, 45, 40, 74, 45, 46, 78, 77, 81,
             40, 207, 47, 202, 73, 81, 200, 24, 21, 30, 122, 194, 0, 184, 96, 235, 144, 204, 1, 0, 0,
         ]
         let plain = String(repeating: "hello compressed world ", count: 20)
-        try await withNetwork { net in
+        try await withNetwork(mode) { net in
             net.origin.route("/z", LoopbackRoute(headers: [("Cache-Control", "max-age=60"), ("Content-Encoding", "gzip")], body: .bytes(gzip)))
             let first = try await net.get("/z")
             #expect(first.body.string == plain)
@@ -89,9 +89,12 @@ struct CurlTransportTests {
         try await origin.shutdown()
     }
 
-    @Test("200 concurrent requests for one cold URL reach the origin once; 200 different URLs all succeed")
-    func concurrency() async throws {
-        try await withNetwork(outer: [RequestCoalescingInterceptor()]) { net in
+    @Test(
+        "200 concurrent requests for one cold URL reach the origin once; 200 different URLs all succeed",
+        arguments: ProtocolMode.allCases
+    )
+    func concurrency(_ mode: ProtocolMode) async throws {
+        try await withNetwork(mode, outer: [RequestCoalescingInterceptor()]) { net in
             net.origin.route("/cold", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "shared", delay: .milliseconds(200)))
             let bodies = try await withThrowingTaskGroup(of: String?.self) { group in
                 for _ in 0..<200 { group.addTask { try await net.get("/cold").body.string } }

@@ -11,11 +11,13 @@ extension Tag {
     @Tag static var integration: Self
 }
 
+/// Every scenario runs over plain HTTP, HTTPS/1.1 and HTTPS/2 (``ProtocolMode``); `withNetwork` also checks
+/// that the origin saw only the mode's HTTP version.
 @Suite("End to end: RFC 9111 through libcurl and a loopback origin", .tags(.integration))
 struct EndToEndCachingTests {
-    @Test("MISS reaches the origin once, HIT does not", arguments: [false, true])
-    func missThenHit(tls: Bool) async throws {
-        try await withNetwork(tls: tls) { net in
+    @Test("MISS reaches the origin once, HIT does not", arguments: ProtocolMode.allCases)
+    func missThenHit(_ mode: ProtocolMode) async throws {
+        try await withNetwork(mode) { net in
             net.origin.route("/a", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "hello"))
             let first = try await net.get("/a")
             #expect(first.cacheStatus == .miss)
@@ -27,9 +29,12 @@ struct EndToEndCachingTests {
         }
     }
 
-    @Test("stale → conditional GET → 304 → REVALIDATED with merged headers; a changed ETag replaces the entry")
-    func revalidation() async throws {
-        try await withNetwork { net in
+    @Test(
+        "stale → conditional GET → 304 → REVALIDATED with merged headers; a changed ETag replaces the entry",
+        arguments: ProtocolMode.allCases
+    )
+    func revalidation(_ mode: ProtocolMode) async throws {
+        try await withNetwork(mode) { net in
             net.origin.route("/r", LoopbackRoute(headers: [("Cache-Control", "max-age=5"), ("X-Version", "1")], body: "body-1", etag: "\"v1\""))
             _ = try await net.get("/r")
             net.clock.advance(by: 30)
@@ -54,9 +59,9 @@ struct EndToEndCachingTests {
         }
     }
 
-    @Test("Vary variants, no-store, and POST invalidation")
-    func varyNoStoreInvalidation() async throws {
-        try await withNetwork { net in
+    @Test("Vary variants, no-store, and POST invalidation", arguments: ProtocolMode.allCases)
+    func varyNoStoreInvalidation(_ mode: ProtocolMode) async throws {
+        try await withNetwork(mode) { net in
             net.origin.route("/v", handler: { request in
                 LoopbackRoute(headers: [("Cache-Control", "max-age=60"), ("Vary", "Accept-Language")], body: "lang=\(request.header("Accept-Language") ?? "-")")
             })
@@ -87,9 +92,12 @@ struct EndToEndCachingTests {
         }
     }
 
-    @Test("returnCacheDataDontLoad never touches the origin; returnCacheDataElseLoad serves stale when the origin is down")
-    func offlinePolicies() async throws {
-        let net = try await Network.start()
+    @Test(
+        "returnCacheDataDontLoad never touches the origin; returnCacheDataElseLoad serves stale when the origin is down",
+        arguments: ProtocolMode.allCases
+    )
+    func offlinePolicies(_ mode: ProtocolMode) async throws {
+        let net = try await Network.start(mode)
         net.origin.route("/p", LoopbackRoute(headers: [("Cache-Control", "max-age=1")], body: "stored"))
         _ = try await net.get("/p")
         net.clock.advance(by: 3600)
@@ -98,6 +106,7 @@ struct EndToEndCachingTests {
         await #expect(throws: CacheChainError.self) { try await net.get("/cold", policy: .returnCacheDataDontLoad) }
         #expect(net.origin.requestCount(for: "/p") == 1)
         #expect(net.origin.requestCount(for: "/cold") == 0)
+        net.expectOriginSawModeVersion()
         try await net.stop()
         let elseLoad = try await net.get("/p", policy: .returnCacheDataElseLoad)
         #expect(elseLoad.body.string == "stored")
@@ -106,9 +115,9 @@ struct EndToEndCachingTests {
         #expect(failure?.message.contains("onnect") == true, "libcurl's error text names the connection failure: \(failure?.message ?? "")")
     }
 
-    @Test("stale-if-error serves the stale entry on 500 and when the origin is down")
-    func staleIfError() async throws {
-        let net = try await Network.start()
+    @Test("stale-if-error serves the stale entry on 500 and when the origin is down", arguments: ProtocolMode.allCases)
+    func staleIfError(_ mode: ProtocolMode) async throws {
+        let net = try await Network.start(mode)
         net.origin.route("/s", LoopbackRoute(headers: [("Cache-Control", "max-age=1, stale-if-error=600")], body: "saved"))
         _ = try await net.get("/s")
         net.clock.advance(by: 10)
@@ -116,15 +125,20 @@ struct EndToEndCachingTests {
         let on500 = try await net.get("/s")
         #expect(on500.cacheStatus == .stale)
         #expect(on500.body.string == "saved")
+        #expect(net.origin.requestCount(for: "/s") == 2)
+        net.expectOriginSawModeVersion()
         try await net.stop()
         let onDown = try await net.get("/s")
         #expect(onDown.cacheStatus == .offline)
         #expect(onDown.body.string == "saved")
     }
 
-    @Test("stale-while-revalidate serves stale at once and refreshes in the background exactly once")
-    func staleWhileRevalidate() async throws {
-        try await withNetwork { net in
+    @Test(
+        "stale-while-revalidate serves stale at once and refreshes in the background exactly once",
+        arguments: ProtocolMode.allCases
+    )
+    func staleWhileRevalidate(_ mode: ProtocolMode) async throws {
+        try await withNetwork(mode) { net in
             net.origin.route("/w", LoopbackRoute(headers: [("Cache-Control", "max-age=1, stale-while-revalidate=600")], body: "v1", etag: "\"1\""))
             _ = try await net.get("/w")
             net.clock.advance(by: 5)
@@ -142,9 +156,9 @@ struct EndToEndCachingTests {
         }
     }
 
-    @Test("redirects are followed above the cache, and every hop is cached")
-    func redirects() async throws {
-        try await withNetwork(outer: [RedirectInterceptor()]) { net in
+    @Test("redirects are followed above the cache, and every hop is cached", arguments: ProtocolMode.allCases)
+    func redirects(_ mode: ProtocolMode) async throws {
+        try await withNetwork(mode, outer: [RedirectInterceptor()]) { net in
             net.origin.route("/old", LoopbackRoute(status: 301, headers: [("Location", "/new"), ("Cache-Control", "max-age=600")], body: "moved"))
             net.origin.route("/new", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: "here"))
             let first = try await net.get("/old")

@@ -4,24 +4,45 @@ import CacheChainLoopback
 import CacheChainTesting
 import Foundation
 import HTTPTypes
+import Testing
 
 /// An origin on loopback, a real `CurlTransport` and a client with a manual clock (so tests can age
-/// entries without waiting).
+/// entries without waiting), reached over one ``ProtocolMode``.
 struct Network {
+    let mode: ProtocolMode
     let origin: LoopbackOrigin
     let transport: CurlTransport
     let clock = ManualClock()
     let storage = MemoryStorage(capacity: 64 << 20)
     let client: HTTPCacheClient
 
-    static func start(tls: Bool = false, pin: String? = nil, outer: [any HTTPInterceptor] = []) async throws -> Network {
-        let origin = try await LoopbackOrigin.start(tls: tls)
-        let caFile = tls ? try LoopbackCertificate.writeCertificate(to: NSTemporaryDirectory()) : nil
-        let transport = CurlTransport(configuration: .init(caFile: caFile, pinnedPublicKey: pin))
-        return Network(origin: origin, transport: transport, outer: outer)
+    /// Starts an origin and a transport for a mode.
+    /// - Parameters:
+    ///   - mode: Plain HTTP, HTTPS/1.1 or HTTPS/2.
+    ///   - offersHTTP2: Whether an HTTPS origin offers `h2` (`false`: an HTTP/1.1-only origin).
+    ///   - recordsHTTPVersion: The transport's ``CurlTransport/Configuration/recordsHTTPVersion``.
+    ///   - pin: A public key pin for the transport.
+    ///   - outer: Interceptors outside the cache.
+    static func start(
+        _ mode: ProtocolMode = .http,
+        offersHTTP2: Bool = true,
+        recordsHTTPVersion: Bool = false,
+        pin: String? = nil,
+        outer: [any HTTPInterceptor] = []
+    ) async throws -> Network {
+        let origin = try await LoopbackOrigin.start(tls: mode.isTLS, offersHTTP2: offersHTTP2)
+        let caFile = mode.isTLS ? try LoopbackCertificate.writeCertificate(to: NSTemporaryDirectory()) : nil
+        let configuration = CurlTransport.Configuration(
+            httpVersion: mode.clientPreference,
+            caFile: caFile,
+            pinnedPublicKey: pin,
+            recordsHTTPVersion: recordsHTTPVersion
+        )
+        return Network(mode: mode, origin: origin, transport: CurlTransport(configuration: configuration), outer: outer)
     }
 
-    private init(origin: LoopbackOrigin, transport: CurlTransport, outer: [any HTTPInterceptor]) {
+    private init(mode: ProtocolMode, origin: LoopbackOrigin, transport: CurlTransport, outer: [any HTTPInterceptor]) {
+        self.mode = mode
         self.origin = origin
         self.transport = transport
         client = HTTPCacheClient(
@@ -43,21 +64,30 @@ struct Network {
         return try await client.data(for: request, cachePolicy: policy)
     }
 
+    /// Expects that the origin received requests and every one over the mode's HTTP version.
+    func expectOriginSawModeVersion(sourceLocation: SourceLocation = #_sourceLocation) {
+        let versions = Set(origin.receivedRequests.map(\.version))
+        #expect(versions == [mode.originVersion], "\(mode): the origin saw \(versions)", sourceLocation: sourceLocation)
+    }
+
     func stop() async throws {
         try await origin.shutdown()
     }
 }
 
-/// Runs `body` with a started network and always stops the origin.
+/// Runs `body` with a started network, checks that the origin saw only the mode's HTTP version, and
+/// always stops the origin.
 func withNetwork<T>(
-    tls: Bool = false,
+    _ mode: ProtocolMode = .http,
     outer: [any HTTPInterceptor] = [],
+    sourceLocation: SourceLocation = #_sourceLocation,
     _ body: (Network) async throws -> T
 ) async throws -> T {
-    let network = try await Network.start(tls: tls, outer: outer)
+    let network = try await Network.start(mode, outer: outer)
     do {
         let result = try await body(network)
         await network.client.waitForBackgroundRevalidations()
+        network.expectOriginSawModeVersion(sourceLocation: sourceLocation)
         try await network.stop()
         return result
     } catch {
