@@ -148,7 +148,7 @@ let package = Package(
         // Encryption at rest: EncryptedStorage wraps any backend (AES-256-GCM envelopes, HMAC'd names, key providers).
         .target(
             name: "CacheChainEncryption",
-            dependencies: ["COpenSSL", "CacheChainCore", httpTypes],
+            dependencies: ["COpenSSL", "CacheChainCore", "CacheChain", httpTypes],
             path: "Plugins/CacheChainEncryption",
             swiftSettings: strictSettings
         ),
@@ -248,7 +248,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CacheChainEncryptionTests",
-            dependencies: ["CacheChainEncryption", "CacheChain", "CacheChainStorage", "CacheChainTesting", httpTypes],
+            dependencies: [
+                "CacheChainEncryption", "CacheChain", "CacheChainStorage", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback",
+                httpTypes,
+            ],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),

@@ -13,7 +13,8 @@ import Logging
 ///    tier capacity is not stored;
 /// 3. the ``WillCacheResponse`` hook, which may keep the proposed ``CachedResponse`` as is, change its
 ///    ``StoragePolicy``, rewrite its `userInfo` or body, or veto it by returning `nil`;
-/// 4. the write, whose failure becomes an event and a trace reason, never a failed request.
+/// 4. the cap an outer interceptor may have set under ``StoragePolicyLimitKey`` (the stricter policy wins);
+/// 5. the write, whose failure becomes an event and a trace reason, never a failed request.
 ///
 /// `userInfo` values left by outer interceptors under ``PendingUserInfoKey`` are merged into the proposal
 /// before the hook runs. A `HEAD` response is never stored as a new entry; it freshens (or, if it
@@ -100,6 +101,7 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
             }
             proposal = decided
         }
+        proposal.storagePolicy = proposal.storagePolicy.capped(at: context.values[StoragePolicyLimitKey.self])
         guard proposal.storagePolicy != .notAllowed else {
             response.trace.append(CacheReason(.policy, "storage policy notAllowed"))
             context.events.emit(CacheEvent(.notStored, key: key, reasons: ["policy"]))

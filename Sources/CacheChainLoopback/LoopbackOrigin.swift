@@ -156,6 +156,9 @@ public final class LoopbackOrigin: Sendable {
         var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(certificate)], privateKey: .privateKey(key))
         // ALPN, in the server's order of preference.
         configuration.applicationProtocols = offersHTTP2 ? ["h2", "http/1.1"] : ["http/1.1"]
+        // On shutdown, wait briefly for a client's close_notify: NIOSSL's default of 5 s made every
+        // shutdown with an idle keep-alive connection (libcurl keeps them) take 5 s.
+        configuration.shutdownTimeout = .milliseconds(100)
         return try NIOSSLContext(configuration: configuration)
     }
 }

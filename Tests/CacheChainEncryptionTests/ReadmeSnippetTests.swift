@@ -28,4 +28,24 @@ struct ReadmeSnippetTests {
             #expect(second.body.string == "hello")
         }
     }
+
+    @Test("the README's HTTPS switch-on compiles: HTTPS sealed under encrypted/, HTTP in the plain directory")
+    func httpsSnippet() async throws {
+        let directory = TemporaryDirectory()
+        let transport = ScriptedTransport()
+        transport.route("/", fields: [("Cache-Control", "max-age=60")], body: "hello")
+        let cacheDirectory = directory.path + "/cache"
+        let keys = InMemoryKeyProvider(key: try .random())
+        // From README.md, "Encryption at rest" (CurlTransport() replaced by a scripted origin).
+        var configuration = HTTPCacheClient.Configuration(storage: try DiskStorage(directory: cacheDirectory))
+        configuration.encryptHTTPS(with: EncryptedStorage(wrapping: try DiskStorage(directory: cacheDirectory + "/encrypted"), keys: keys))
+        let client = HTTPCacheClient(transport: transport, configuration: configuration)
+        for url in ["https://example.com/", "http://example.com/"] {
+            #expect(try await client.data(for: HTTPRequest(url: url)).cacheStatus == .miss)
+            #expect(try await client.data(for: HTTPRequest(url: url)).cacheStatus == .hit)
+        }
+        let routed = try #require(client.configuration.storage as? HTTPSRoutedStorage)
+        #expect(await routed.plain.usage().entryCount == 1)
+        #expect(await routed.encrypted?.usage().entryCount == 1)
+    }
 }

@@ -68,6 +68,34 @@ struct ClientHookTests {
         #expect(hit.userInfo[TenantKey.self] == "acme")
     }
 
+    @Test("a storage-policy limit set by an outer interceptor wins over a laxer willCacheResponse decision")
+    func storagePolicyLimit() async throws {
+        /// Caps every request under /memory at memory only and every request under /never at not stored.
+        struct Limiter: HTTPInterceptor {
+            func intercept(_ request: PipelineRequest, context: InterceptorContext, next: Next) async throws -> PipelineResponse {
+                var context = context
+                if request.head.path?.hasPrefix("/memory") == true { context.values[StoragePolicyLimitKey.self] = .allowedInMemoryOnly }
+                if request.head.path?.hasPrefix("/never") == true { context.values[StoragePolicyLimitKey.self] = .notAllowed }
+                return try await next(request, context)
+            }
+        }
+        let h = Harness(willCacheResponse: { proposed, _, _ in
+            var decided = proposed
+            decided.storagePolicy = .allowed   // the hook allows everything; the limit must still apply
+            return decided
+        }, outer: [Limiter()])
+        for path in ["/memory", "/never", "/free"] {
+            h.origin.route(path, fields: [("Cache-Control", "max-age=60")], body: path)
+            _ = try await h.get(path)
+        }
+        let memory = try await h.client.cachedResponse(for: HTTPRequest(url: "http://origin.test/memory"))
+        #expect(memory?.storagePolicy == .allowedInMemoryOnly)
+        #expect(try await h.client.cachedResponse(for: HTTPRequest(url: "http://origin.test/never")) == nil)
+        #expect(try await h.client.cachedResponse(for: HTTPRequest(url: "http://origin.test/free"))?.storagePolicy == .allowed)
+        #expect(StoragePolicy.allowed.capped(at: nil) == .allowed)
+        #expect(StoragePolicy.notAllowed.capped(at: .allowedInMemoryOnly) == .notAllowed)
+    }
+
     @Test("userInfo stamping persists the cached date and request id with the entry")
     func stamping() async throws {
         let h = Harness(outer: [UserInfoStampingInterceptor.cachedDate(), UserInfoStampingInterceptor.requestID()])
