@@ -190,6 +190,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "EncryptedHTTPSCache",
+            dependencies: ["CacheChain", "CacheChainCurl", "CacheChainLoopback", "CacheChainEncryption"],
+            path: "Examples/EncryptedHTTPSCache",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "StorageDecision",
             dependencies: ["CacheChain", "CacheChainCurl", "CacheChainLoopback"],
             path: "Examples/StorageDecision",

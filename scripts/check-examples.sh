@@ -30,6 +30,9 @@ expect WritingAnInterceptor 'GET /api/items: MISS' 'GET /api/items: HIT' 'GET /l
 expect OfflineFirst 'GET /news: MISS' 'GET /news (stale-if-error): OFFLINE 200' 'GET /profile (no stale-if-error): ERROR transport-failed' \
     'GET /profile returnCacheDataElseLoad: STALE 200' 'GET /profile returnCacheDataDontLoad: STALE 200'
 expect StorageDecision 'http: MISS then HIT; stored allowed, cached-date set' 'https: MISS then HIT; stored allowedInMemoryOnly, no cached-date'
+expect EncryptedHTTPSCache 'https GET #1: MISS' 'https GET #2: HIT' 'http GET #1: MISS' 'http GET #2: HIT' \
+    'https body in clear: no; https header in clear: no; https URL in clear: no' 'http body in the plain tier: yes' \
+    'key file mode: 600' 'after destroying the key: https GET: MISS (encryption: no current encryption key' 'origin saw /account/7731 2×, /timetable 1×'
 expect SharedRedisCache 'instance A: MISS' 'instance B: HIT' 'origin saw 1 request(s)'
 
 if [ "$failures" -ne 0 ]; then
