@@ -110,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "cachechain",
             dependencies: [
-                "CacheChain", "CacheChainBatch", "CacheChainCurl", logging,
+                "CacheChain", "CacheChainBatch", "CacheChainCurl", "CacheChainEncryption", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

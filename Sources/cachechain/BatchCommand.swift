@@ -24,8 +24,8 @@ struct BatchCommand: AsyncParsableCommand {
             {"type":"end"} or end of input once the requests in flight have been answered. stdout carries \
             protocol lines only; logs go to stderr. One cache serves the whole session.
 
-            Exit codes: 0 after end of session; 1 runtime failure; 64 invalid options; 69 backend not \
-            available in this build.
+            Exit codes: 0 after end of session; 1 runtime failure (e.g. the cache directory or the key \
+            file cannot be used); 64 invalid options.
 
             Example:
               printf '%s\\n' '{"type":"hello","protocol":1}' \\
@@ -42,9 +42,6 @@ struct BatchCommand: AsyncParsableCommand {
         let client: HTTPCacheClient
         do {
             client = try pipeline.makeClient(logger: logger)
-        } catch let error as BackendUnavailable {
-            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
-            throw ToolExitCode.backendUnavailable
         } catch {
             FileHandle.standardError.write(Data("Error: cannot open the cache: \(error)\n".utf8))
             throw ToolExitCode.failure

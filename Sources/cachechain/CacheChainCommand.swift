@@ -11,8 +11,7 @@ struct CacheChainCommand: AsyncParsableCommand {
         commandName: "cachechain",
         abstract: "An RFC 9111 HTTP cache in front of libcurl, from the command line.",
         discussion: """
-            Exit codes: 0 success; 1 runtime failure; 64 invalid usage (bad or conflicting options); \
-            69 the requested backend is not available in this build.
+            Exit codes: 0 success; 1 runtime failure; 64 invalid usage (bad or conflicting options).
             """,
         version: version,
         // get, stats, ls, purge, explain and demo (issue #6) slot in here, each with `@OptionGroup var

@@ -1,18 +1,9 @@
 import ArgumentParser
 import CacheChain
 import CacheChainCurl
+import CacheChainEncryption
 import Foundation
 import Logging
-
-/// The backend asked for is not part of this build.
-struct BackendUnavailable: Error, CustomStringConvertible {
-    let backend: StorageBackend
-
-    var description: String {
-        "the \(backend.rawValue) backend is not available in this build of cachechain (available: "
-            + StorageBackend.allCases.filter(\.isAvailable).map(\.rawValue).joined(separator: ", ") + ")"
-    }
-}
 
 extension PipelineOptions {
     /// The system's directory of hashed CA certificates, kept next to `--cacert` so the file adds to the
@@ -27,8 +18,7 @@ extension PipelineOptions {
     }
 
     /// The storage backend of `--backend`.
-    /// - Throws: ``BackendUnavailable`` for a backend this build lacks; `CacheChainError` when the cache
-    ///   directory cannot be opened.
+    /// - Throws: `CacheChainError` when the cache directory cannot be opened.
     func makeStorage() throws -> any CacheStorage {
         switch backend {
         case .memory:
@@ -38,10 +28,22 @@ extension PipelineOptions {
         case .tiered:
             let disk = try DiskStorage(directory: cacheDir ?? ".", capacity: diskCapacity)
             return TieredStorage(memory: MemoryStorage(capacity: memoryCapacity), disk: disk)
-        // One line once the encryption plugin lands: EncryptedStorage over a DiskStorage, key from --key-file.
         case .encrypted:
-            throw BackendUnavailable(backend: backend)
+            // HTTPS responses are sealed into `<dir>/encrypted`; the routing is added by `makeClient`.
+            return try DiskStorage(directory: cacheDir ?? ".", capacity: diskCapacity)
         }
+    }
+
+    /// The encrypted backend of `--backend encrypted`: a `DiskStorage` in `<cache-dir>/encrypted` sealed with
+    /// the keys in `--key-file` (created with a random key, mode 0600, when missing).
+    /// - Returns: `nil` for the other backends.
+    /// - Throws: `CacheChainError` when the key file is unusable (e.g. readable by others) or the directory
+    ///   cannot be opened.
+    func makeEncryptedStorage() throws -> EncryptedStorage? {
+        guard backend == .encrypted, let cacheDir, let keyFile else { return nil }
+        let keys = try KeyFileProvider(path: keyFile)
+        let sealed = try DiskStorage(directory: cacheDir + "/encrypted", capacity: diskCapacity)
+        return EncryptedStorage(wrapping: sealed, keys: keys)
     }
 
     /// The CA directory libcurl uses: `--capath`, else the system's when `--cacert` is given (so the file is
@@ -64,15 +66,14 @@ extension PipelineOptions {
     /// - Returns: The client.
     /// - Throws: What ``makeStorage()`` throws.
     func makeClient(logger: Logger) throws -> HTTPCacheClient {
-        HTTPCacheClient(
-            transport: makeTransport(),
-            configuration: .init(
-                storage: try makeStorage(),
-                policy: CachePolicyConfiguration(mode: shared ? .sharedCache : .privateCache),
-                logger: logger,
-                outerInterceptors: [RedirectInterceptor()]
-            )
+        var configuration = HTTPCacheClient.Configuration(
+            storage: try makeStorage(),
+            policy: CachePolicyConfiguration(mode: shared ? .sharedCache : .privateCache),
+            logger: logger,
+            outerInterceptors: [RedirectInterceptor()]
         )
+        if let encrypted = try makeEncryptedStorage() { configuration.encryptHTTPS(with: encrypted) }
+        return HTTPCacheClient(transport: makeTransport(), configuration: configuration)
     }
 
     /// A one-line, human-readable description of the pipeline: mode, backend, capacities, chain, TLS trust.
@@ -84,7 +85,9 @@ extension PipelineOptions {
             case .disk: "disk backend in \(cacheDir ?? "?"), capacity \(diskCapacity) bytes"
             case .tiered:
                 "tiered backend: memory \(memoryCapacity) bytes over disk \(diskCapacity) bytes in \(cacheDir ?? "?")"
-            case .encrypted: "encrypted disk backend in \(cacheDir ?? "?"), capacity \(diskCapacity) bytes"
+            case .encrypted:
+                "disk backend in \(cacheDir ?? "?") with HTTPS responses AES-256-GCM-encrypted in \(cacheDir ?? "?")/encrypted"
+                    + " (key file \(keyFile ?? "?")), capacity \(diskCapacity) bytes each"
             }
         let largestCapacity: Int =
             switch backend {
@@ -100,7 +103,8 @@ extension PipelineOptions {
             case (nil, let directory?): "CA directory \(directory)"
             case (let file?, let directory?): "\(file) and CA directory \(directory)"
             }
-        let chain = "Redirect → CachePolicy → Revalidation → StorageDecision → libcurl"
+        let encryption = backend == .encrypted ? "HTTPSEncryption → " : ""
+        let chain = "Redirect → \(encryption)CachePolicy → Revalidation → StorageDecision → libcurl"
         return "\(mode); \(storage), \(largest); chain: \(chain); TLS trust: \(trust)"
     }
 }

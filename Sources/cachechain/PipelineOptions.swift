@@ -5,7 +5,7 @@ import Logging
 /// The options that select a pipeline: backend, capacities, cache mode, TLS trust, logging. Shared by every
 /// subcommand that needs a cache (`@OptionGroup var pipeline: PipelineOptions`).
 struct PipelineOptions: ParsableArguments {
-    @Option(help: "The storage backend: memory, disk, tiered or encrypted (not in this build yet).")
+    @Option(help: "The storage backend: memory, disk, tiered or encrypted (disk with HTTPS responses encrypted).")
     var backend: StorageBackend = .memory
 
     @Option(help: ArgumentHelp("The cache directory of the disk, tiered and encrypted backends.", valueName: "dir"))

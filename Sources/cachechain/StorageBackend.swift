@@ -8,11 +8,9 @@ enum StorageBackend: String, CaseIterable, ExpressibleByArgument {
     case disk
     /// A `TieredStorage`: `--memory-capacity` bytes of memory in front of the disk backend.
     case tiered
-    /// Disk storage whose HTTPS responses are encrypted with the key in `--key-file`.
+    /// Disk storage in `--cache-dir` whose HTTPS responses are encrypted (AES-256-GCM, `HTTPSEncryptionInterceptor`)
+    /// into `--cache-dir`/encrypted with the key in `--key-file`.
     case encrypted
-
-    /// Whether this build can create the backend (`encrypted` waits for the encryption plugin).
-    var isAvailable: Bool { self != .encrypted }
 
     /// Whether the backend keeps files in `--cache-dir`.
     var usesDirectory: Bool { self != .memory }

@@ -8,6 +8,4 @@ enum ToolExitCode {
     static let failure = ExitCode.failure
     /// Invalid usage: unknown, malformed or conflicting options (`EX_USAGE`, ArgumentParser's code).
     static let usage = ExitCode.validationFailure
-    /// The requested backend is not available in this build (`EX_UNAVAILABLE`).
-    static let backendUnavailable = ExitCode(69)
 }

@@ -63,6 +63,41 @@ struct BatchCommandTests: BatchSubprocessSuite {
         }
     }
 
+    @Test("--backend encrypted: HTTPS sealed under <cache-dir>/encrypted with a new 0600 key file, readable by the next process only")
+    func encryptedBackend() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let certificate = try LoopbackCertificate.writeCertificate(to: directory.path)
+        let cache = directory.appendingPathComponent("cache").path
+        let keyFile = directory.appendingPathComponent("cache.key").path
+        let marker = "BATCH-SECRET-BODY-4417"
+        let arguments = ["--backend", "encrypted", "--cache-dir", cache, "--key-file", keyFile, "--cacert", certificate]
+        var url = ""
+        try await withBatch(arguments, tls: true) { batch, origin, _ in
+            origin.route("/secret", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: marker))
+            url = origin.url("/secret")
+            let first = try await roundTrip(batch, 1, url)
+            #expect(first["cache_status"] == .string("miss"))
+            let second = try await roundTrip(batch, 2, url)
+            #expect(second["cache_status"] == .string("hit"))
+        }
+        let mode = try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        var scanned = 0
+        let enumerator = try #require(FileManager.default.enumerator(atPath: cache))
+        for case let name as String in enumerator {
+            guard let bytes = FileManager.default.contents(atPath: cache + "/" + name) else { continue }
+            scanned += bytes.count
+            let found = bytes.range(of: Data(marker.utf8)) != nil || bytes.range(of: Data("/secret".utf8)) != nil
+            #expect(!found, "plaintext in \(name)")
+        }
+        #expect(scanned > marker.utf8.count)
+        try await withBatch(arguments, tls: true) { batch, _, _ in
+            let again = try await roundTrip(batch, 1, url, #","cache_mode":"only-if-cached""#)
+            #expect(again["body"] == .string(marker))
+        }
+    }
+
     @Test("end of input instead of an end message also ends the session with exit 0")
     func endOfInput() async throws {
         let directory = try makeDirectory()
@@ -77,13 +112,11 @@ struct BatchCommandTests: BatchSubprocessSuite {
     }
 
     @Test(
-        "a backend this build lacks exits 69, an unusable cache directory 1, bad options 64, each with a message",
+        "an unusable cache directory or key file exits 1, bad options 64, each with a message",
         arguments: [
             (["--backend", "disk", "--cache-dir", "/proc/no-such-dir"], Int32(1), "cannot open the cache"),
-            (
-                ["--backend", "encrypted", "--cache-dir", "DIR", "--key-file", "DIR/key"], 69,
-                "the encrypted backend is not available"
-            ),
+            (["--backend", "encrypted", "--cache-dir", "DIR/cache", "--key-file", "DIR/open.key"], 1, "chmod 600"),
+            (["--backend", "encrypted", "--cache-dir", "DIR/cache"], 64, "needs --key-file"),
             (["--backend", "disk"], 64, "needs --cache-dir"),
             (["--backend", "floppy"], 64, "floppy"),
         ]
@@ -91,6 +124,10 @@ struct BatchCommandTests: BatchSubprocessSuite {
     func failedStarts(arguments: [String], status: Int32, message: String) async throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        // A key file readable by others, for the encrypted backend's refusal.
+        let openKey = directory.appendingPathComponent("open.key").path
+        _ = FileManager.default.createFile(atPath: openKey, contents: Data("k1 \(String(repeating: "A", count: 43))=\n".utf8),
+                                       attributes: [.posixPermissions: 0o644])
         let batch = try BatchProcess(
             ["batch"] + arguments.map { $0.replacingOccurrences(of: "DIR", with: directory.path) },
             directory: directory
