@@ -249,7 +249,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CacheChainRedisTests",
-            dependencies: ["CacheChain", "CacheChainRedis", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", httpTypes],
+            dependencies: [
+                "CacheChain", "CacheChainRedis", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CacheChainEncryption",
+                httpTypes,
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
