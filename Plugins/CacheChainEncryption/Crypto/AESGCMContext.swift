@@ -19,9 +19,11 @@ final class AESGCMContext {
         self.context = context
         isEncrypting = encrypting
         let mode: Int32 = encrypting ? 1 : 0
-        guard EVP_CipherInit_ex(context, EVP_aes_256_gcm(), nil, nil, nil, mode) == 1,
+        // Every stored property is set: a throw from here on runs deinit, which frees the context.
+        guard let cipher = cachechain_aes_256_gcm() else { throw openSSLFailure("EVP_CIPHER_fetch(AES-256-GCM)") }
+        guard EVP_CipherInit_ex2(context, cipher, nil, nil, mode, nil) == 1,
               cachechain_evp_gcm_set_ivlen(context, Int32(AES256GCM.nonceByteCount)) == 1,
-              EVP_CipherInit_ex(context, nil, nil, key.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, mode) == 1
+              EVP_CipherInit_ex2(context, nil, key.baseAddress?.assumingMemoryBound(to: UInt8.self), nil, mode, nil) == 1
         else { throw openSSLFailure("AES-256-GCM key setup") }
     }
 
