@@ -6,17 +6,19 @@ import Synchronization
 
 /// Scenario 8 (what runs without disk storage): peak resident memory while filling a 256 MiB memory cache
 /// to twice its capacity (it must stay near capacity), and while downloading a 1 GiB body through
-/// `CurlTransport` (spooled to a file: it must stay near `inMemoryBodyLimit`, not near 1 GiB).
+/// `CurlTransport` (spooled to a file: it must stay near `inMemoryBodyLimit`, not near 1 GiB), then storing
+/// that gigabyte in a `DiskStorage` through the client (MISS) and serving it back from disk (HIT).
 func runMemoryFootprintScenarios() async throws {
     printSection("Peak resident memory (VmHWM growth)")
     let capacity = 256 << 20
     let storage = MemoryStorage(capacity: capacity)
-    let body = HTTPBody([UInt8](repeating: 3, count: 64 << 10))
     resetPeakResident()
     let before = procStatusKiB("VmRSS:") ?? 0
     for index in 0..<(2 * capacity / (64 << 10)) {
-        // A fresh array per entry, as a network response would be.
-        await storage.store(freshEntry(path: "/fill/\(index)", body: HTTPBody(try body.collect())))
+        // A fresh array per entry, as a network response would be (one shared array would make the cache
+        // hold 4,096 references to the same 64 KiB and measure nothing).
+        let bytes = [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: 64 << 10)
+        await storage.store(freshEntry(path: "/fill/\(index)", body: HTTPBody(bytes)))
     }
     let peak = procStatusKiB("VmHWM:") ?? 0
     let usage = await storage.usage()
@@ -42,6 +44,30 @@ func runMemoryFootprintScenarios() async throws {
         referenceMiB: Double(size) / 1_048_576,
         note: "spooled to a file; inMemoryBodyLimit \(CurlTransport.Configuration().inMemoryBodyLimit >> 20) MiB"
     )
+
+    // The same gigabyte through the whole client over a DiskStorage: the MISS stores it (the spool file
+    // is copied into the cache in chunks), the HIT serves it from its file; the body is read in 1 MiB chunks.
+    let directory = NSTemporaryDirectory() + "cachechain-bench-gib-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    origin.route("/gib-cached", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: .generated(count: size)))
+    let disk = try DiskStorage(directory: directory, capacity: 40 << 30)   // 1 GiB is within Apple's 5% rule
+    let client = HTTPCacheClient(transport: transport, configuration: .init(storage: disk))
+    let request = try HTTPRequest(url: origin.url("/gib-cached"))
+    for (label, expected) in [("MISS: download and store", CacheStatus.miss), ("HIT: serve from disk", .hit)] {
+        resetPeakResident()
+        let before = procStatusKiB("VmRSS:") ?? 0
+        let response = try await client.data(for: request)
+        var read = 0
+        try response.body.forEachChunk(maximumSize: 1 << 20) { read += $0.count }
+        let peak = procStatusKiB("VmHWM:") ?? 0
+        precondition(response.cacheStatus == expected && read == size, "\(label): \(response.cacheStatus), \(read) bytes")
+        printFootprint(
+            "1 GiB through HTTPCacheClient + DiskStorage, \(label)",
+            growthMiB: Double(peak - before) / 1024,
+            referenceMiB: Double(size) / 1_048_576,
+            note: "body read in 1 MiB chunks"
+        )
+    }
     try await origin.shutdown()
 }
 
