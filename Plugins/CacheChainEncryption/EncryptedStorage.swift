@@ -1,5 +1,5 @@
 public import CacheChainCore
-import Foundation
+public import Foundation
 import HTTPTypes
 
 /// A storage backend that encrypts every entry before handing it to another backend: AES-256-GCM at rest
@@ -37,6 +37,7 @@ public struct EncryptedStorage: CacheStorage {
     public let keyProvider: any KeyProvider
     let events: CacheEventSink
     let segmentSize: Int
+    let spool: SpoolPolicy
 
     /// Wraps a backend.
     /// - Parameters:
@@ -44,16 +45,37 @@ public struct EncryptedStorage: CacheStorage {
     ///   - keys: The key provider: its current key seals new entries, every key it provides opens them.
     ///   - events: Receives a ``CacheEvent/Kind/storageError`` event (reasons `encrypted-entry-rejected` and
     ///     the error code) for every entry that fails to open and is deleted.
-    public init(wrapping storage: any CacheStorage, keys: any KeyProvider, events: CacheEventSink = .none) {
-        self.init(wrapping: storage, keys: keys, events: events, segmentSize: EnvelopeHeader.defaultSegmentSize)
+    ///   - spoolDirectory: Where envelopes and decrypted bodies larger than `inMemoryBodyLimit` are written,
+    ///     segment by segment, so memory stays bounded (unique files, mode 0600, deleted when the body is
+    ///     released). A decrypted body there is plaintext: keep this directory off the protected disk (a tmpfs)
+    ///     when that matters — `CurlTransport` spools downloads the same way. The temporary directory by default.
+    ///   - inMemoryBodyLimit: The largest envelope or decrypted body kept in memory; 4 MiB by default.
+    public init(
+        wrapping storage: any CacheStorage,
+        keys: any KeyProvider,
+        events: CacheEventSink = .none,
+        spoolDirectory: String = NSTemporaryDirectory(),
+        inMemoryBodyLimit: Int = 4 << 20
+    ) {
+        self.init(
+            wrapping: storage, keys: keys, events: events, segmentSize: EnvelopeHeader.defaultSegmentSize,
+            spool: SpoolPolicy(directory: spoolDirectory, inMemoryLimit: inMemoryBodyLimit)
+        )
     }
 
-    init(wrapping storage: any CacheStorage, keys: any KeyProvider, events: CacheEventSink, segmentSize: Int) {
+    init(
+        wrapping storage: any CacheStorage,
+        keys: any KeyProvider,
+        events: CacheEventSink,
+        segmentSize: Int,
+        spool: SpoolPolicy = SpoolPolicy(directory: NSTemporaryDirectory(), inMemoryLimit: 4 << 20)
+    ) {
         precondition(EnvelopeHeader.segmentSizes.contains(segmentSize), "segment size out of range")
         wrapped = storage
         keyProvider = keys
         self.events = events
         self.segmentSize = segmentSize
+        self.spool = spool
     }
 
     /// Returns the key's variants, decrypted, most recently stored first.
@@ -145,7 +167,7 @@ public struct EncryptedStorage: CacheStorage {
     /// The inner entry that stands for `entry`, sealed with `key`.
     func seal(_ entry: CacheEntry, with key: EncryptionKey) throws(CacheChainError) -> CacheEntry {
         let names = try EntryNames(key: entry.key, variantKey: entry.variantKey, under: key)
-        let envelope = try EnvelopeCodec.seal(entry, key: key, names: names, segmentSize: segmentSize)
+        let envelope = try EnvelopeCodec.seal(entry, key: key, names: names, segmentSize: segmentSize, spool: spool)
         var tags: [String: Data] = [:]
         for name in entry.cached.userInfo.names { tags[try EntryNames.tagName(name, under: key)] = Self.tagMarker }
         let innerKey = names.innerKey
@@ -154,7 +176,7 @@ public struct EncryptedStorage: CacheStorage {
             request: HTTPRequest(method: .get, scheme: innerKey.scheme, authority: innerKey.authority, path: innerKey.path),
             cached: CachedResponse(
                 response: HTTPResponse(status: .ok),
-                body: BodyBytes.body(envelope),
+                body: envelope,
                 userInfo: CacheUserInfo(encodedValues: tags),
                 storagePolicy: entry.cached.storagePolicy,
                 requestTime: entry.storedAt,
@@ -168,7 +190,9 @@ public struct EncryptedStorage: CacheStorage {
 
     /// Opens an inner entry.
     func open(_ sealed: CacheEntry, metadataOnly: Bool = false) throws(CacheChainError) -> CacheEntry {
-        try EnvelopeCodec.open(sealed.cached.body, names: EntryNames(sealed: sealed), keys: keyProvider, metadataOnly: metadataOnly)
+        try EnvelopeCodec.open(
+            sealed.cached.body, names: EntryNames(sealed: sealed), keys: keyProvider, metadataOnly: metadataOnly, spool: spool
+        )
     }
 
     /// Deletes an inner entry that failed to open and reports it.

@@ -10,14 +10,15 @@ import CacheChainCore
 enum EnvelopeCodec {
     static let subkeyInfo = Array("CacheChain entry v1".utf8)
 
-    /// Seals `entry` under `key`.
-    /// - Returns: The envelope's bytes.
+    /// Seals `entry` under `key`, segment by segment.
+    /// - Returns: The envelope: in memory, or in a temporary file of `spool` when larger than its limit.
     static func seal(
         _ entry: CacheEntry,
         key: EncryptionKey,
         names: EntryNames,
-        segmentSize: Int = EnvelopeHeader.defaultSegmentSize
-    ) throws(CacheChainError) -> [UInt8] {
+        segmentSize: Int = EnvelopeHeader.defaultSegmentSize,
+        spool: SpoolPolicy
+    ) throws(CacheChainError) -> HTTPBody {
         let header = try EnvelopeHeader(keyID: key.id, segmentSize: segmentSize)
         var metadata = EntryMetadataCodec.encode(entry)
         defer { wipe(&metadata) }
@@ -26,9 +27,10 @@ enum EnvelopeCodec {
         let sealer = try SegmentSealer(
             subkey: try subkey(key, header), header: header, aadPrefix: aadPrefix(header, names), expectedCount: plaintextCount
         )
-        var envelope = header.encoded
-        envelope.reserveCapacity(header.encoded.count + SegmentSealer.sealedByteCount(plaintextCount: plaintextCount, segmentSize: segmentSize))
-        let emit = { (sealed: UnsafeRawBufferPointer) throws(CacheChainError) in appendBytes(sealed, to: &envelope) }
+        let sealedCount = header.encoded.count + SegmentSealer.sealedByteCount(plaintextCount: plaintextCount, segmentSize: segmentSize)
+        let envelope = try ByteSink(expectedCount: sealedCount, policy: spool)
+        try header.encoded.withBytes { (bytes) throws(CacheChainError) in try envelope.append(bytes) }
+        let emit = { (sealed: UnsafeRawBufferPointer) throws(CacheChainError) in try envelope.append(sealed) }
         let count = UInt32(metadata.count)
         let length: [UInt8] = [UInt8(truncatingIfNeeded: count >> 24), UInt8(truncatingIfNeeded: count >> 16), UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count)]
         try length.withBytes { (bytes) throws(CacheChainError) in try sealer.append(bytes, emit: emit) }
@@ -38,7 +40,7 @@ enum EnvelopeCodec {
             return true
         }
         try sealer.finish(emit: emit)
-        return envelope
+        return try envelope.finish()
     }
 
     /// Reads the clear-text header of an envelope.
@@ -61,6 +63,7 @@ enum EnvelopeCodec {
     ///   - names: The inner entry's names (bound as associated data).
     ///   - keys: Where the key named in the header is looked up.
     ///   - metadataOnly: Stops after the metadata; the entry's body is then empty.
+    ///   - spool: Where a body larger than its in-memory limit is decrypted to (a temporary file).
     /// - Returns: The entry.
     /// - Throws: ``CacheChainError/Code/keyUnavailable`` when the header's key is not provided;
     ///   ``CacheChainError/Code/integrityCheckFailed`` when anything was altered, truncated or moved.
@@ -68,11 +71,12 @@ enum EnvelopeCodec {
         _ envelope: HTTPBody,
         names: EntryNames,
         keys: any KeyProvider,
-        metadataOnly: Bool
+        metadataOnly: Bool,
+        spool: SpoolPolicy
     ) throws(CacheChainError) -> CacheEntry {
         var prefix: [UInt8] = []
         var opener: SegmentOpener?
-        var assembler = PlaintextAssembler(metadataOnly: metadataOnly)
+        var assembler = PlaintextAssembler(metadataOnly: metadataOnly, spool: spool)
         let emit = { (plaintext: UnsafeRawBufferPointer) throws(CacheChainError) in try assembler.consume(plaintext) }
         try BodyBytes.forEachChunk(of: envelope) { (chunk) throws(CacheChainError) in
             var sealed = chunk
@@ -113,9 +117,7 @@ enum EnvelopeCodec {
             guard let opener else { throw CacheChainError(.integrityCheckFailed, "an encrypted entry is truncated inside its header") }
             try opener.finish(emit: emit)
         }
-        var entry = try assembler.finish()
-        if !metadataOnly { entry.cached.body = BodyBytes.body(assembler.body) }
-        return entry
+        return try assembler.finish()
     }
 
     private static func subkey(_ key: EncryptionKey, _ header: EnvelopeHeader) throws(CacheChainError) -> SecureBytes {

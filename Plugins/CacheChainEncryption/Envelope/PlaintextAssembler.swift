@@ -7,14 +7,17 @@ struct PlaintextAssembler {
     static let maximumMetadataLength = 16 << 20
 
     let metadataOnly: Bool
+    private let spool: SpoolPolicy
     private var lengthBytes: [UInt8] = []
     private var metadataLength: Int?
     private var metadata: [UInt8] = []
     private(set) var decoded: (entry: CacheEntry, bodyLength: Int)?
-    private(set) var body: [UInt8] = []
+    /// The body being decrypted: in memory, or in a spool file when larger than the spool's limit.
+    private var body: ByteSink?
 
-    init(metadataOnly: Bool) {
+    init(metadataOnly: Bool, spool: SpoolPolicy) {
         self.metadataOnly = metadataOnly
+        self.spool = spool
     }
 
     /// Whether nothing more is needed (metadata-only mode with the metadata decoded).
@@ -42,26 +45,30 @@ struct PlaintextAssembler {
             } else {
                 if metadataOnly { return }
                 let remaining = input.count - offset
-                guard let expected = decoded?.bodyLength, body.count + remaining <= expected else {
+                guard let expected = decoded?.bodyLength, let body, body.count + remaining <= expected else {
                     throw Self.malformed("body longer than recorded")
                 }
-                appendBytes(UnsafeRawBufferPointer(rebasing: input[offset...]), to: &body)
+                try body.append(UnsafeRawBufferPointer(rebasing: input[offset...]))
                 offset = input.count
             }
         }
     }
 
-    /// Checks that the stream held everything it announced and returns the entry.
+    /// Checks that the stream held everything it announced and returns the entry, with its body unless in
+    /// metadata-only mode.
     func finish() throws(CacheChainError) -> CacheEntry {
         guard let decoded else { throw Self.malformed("metadata missing") }
-        guard metadataOnly || body.count == decoded.bodyLength else { throw Self.malformed("body shorter than recorded") }
-        return decoded.entry
+        if metadataOnly { return decoded.entry }
+        guard let body, body.count == decoded.bodyLength else { throw Self.malformed("body shorter than recorded") }
+        var entry = decoded.entry
+        entry.cached.body = try body.finish()
+        return entry
     }
 
     private mutating func decodeMetadata() throws(CacheChainError) {
         let result = try EntryMetadataCodec.decode(metadata)
         decoded = result
-        if !metadataOnly { body.reserveCapacity(result.bodyLength) }
+        if !metadataOnly { body = try ByteSink(expectedCount: result.bodyLength, policy: spool) }
     }
 
     private static func malformed(_ what: String) -> CacheChainError {
