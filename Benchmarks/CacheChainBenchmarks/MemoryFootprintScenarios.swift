@@ -1,5 +1,6 @@
 import CacheChain
 import CacheChainCurl
+import CacheChainEncryption
 import CacheChainLoopback
 import Foundation
 import Synchronization
@@ -50,23 +51,38 @@ func runMemoryFootprintScenarios() async throws {
     let directory = NSTemporaryDirectory() + "cachechain-bench-gib-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: directory) }
     origin.route("/gib-cached", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: .generated(count: size)))
-    let disk = try DiskStorage(directory: directory, capacity: 40 << 30)   // 1 GiB is within Apple's 5% rule
-    let client = HTTPCacheClient(transport: transport, configuration: .init(storage: disk))
-    let request = try HTTPRequest(url: origin.url("/gib-cached"))
-    for (label, expected) in [("MISS: download and store", CacheStatus.miss), ("HIT: serve from disk", .hit)] {
-        resetPeakResident()
-        let before = procStatusKiB("VmRSS:") ?? 0
-        let response = try await client.data(for: request)
-        var read = 0
-        try response.body.forEachChunk(maximumSize: 1 << 20) { read += $0.count }
-        let peak = procStatusKiB("VmHWM:") ?? 0
-        precondition(response.cacheStatus == expected && read == size, "\(label): \(response.cacheStatus), \(read) bytes")
-        printFootprint(
-            "1 GiB through HTTPCacheClient + DiskStorage, \(label)",
-            growthMiB: Double(peak - before) / 1024,
-            referenceMiB: Double(size) / 1_048_576,
-            note: "body read in 1 MiB chunks"
-        )
+    let disk = try DiskStorage(directory: directory + "/plain", capacity: 40 << 30)   // 1 GiB is within Apple's 5% rule
+    var encrypted = HTTPCacheClient.Configuration(storage: disk)
+    // Everything encrypted, since the loopback origin here is plain HTTP.
+    encrypted.encryptHTTPS(
+        with: EncryptedStorage(
+            wrapping: try DiskStorage(directory: directory + "/encrypted", capacity: 40 << 30),
+            keys: InMemoryKeyProvider(key: try .random()),
+            spoolDirectory: directory + "/spool"
+        ),
+        mode: .encryptEverything
+    )
+    let clients = [
+        ("DiskStorage", HTTPCacheClient(transport: transport, configuration: .init(storage: disk)), "/gib-cached"),
+        ("EncryptedStorage(DiskStorage)", HTTPCacheClient(transport: transport, configuration: encrypted), "/gib-cached?sealed"),
+    ]
+    for (backend, client, path) in clients {
+        let request = try HTTPRequest(url: origin.url(path))
+        for (label, expected) in [("MISS: download and store", CacheStatus.miss), ("HIT: serve from disk", .hit)] {
+            resetPeakResident()
+            let before = procStatusKiB("VmRSS:") ?? 0
+            let response = try await client.data(for: request)
+            var read = 0
+            try response.body.forEachChunk(maximumSize: 1 << 20) { read += $0.count }
+            let peak = procStatusKiB("VmHWM:") ?? 0
+            precondition(response.cacheStatus == expected && read == size, "\(label): \(response.cacheStatus), \(read) bytes")
+            printFootprint(
+                "1 GiB, HTTPCacheClient + \(backend), \(label)",
+                growthMiB: Double(peak - before) / 1024,
+                referenceMiB: Double(size) / 1_048_576,
+                note: "body read in 1 MiB chunks"
+            )
+        }
     }
     try await origin.shutdown()
 }
