@@ -110,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "cachechain",
             dependencies: [
-                "CacheChain", "CacheChainBatch", "CacheChainCurl", "CacheChainEncryption", logging,
+                "CacheChain", "CacheChainBatch", "CacheChainCurl", "CacheChainEncryption", "CacheChainLoopback", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

@@ -6,22 +6,28 @@ cd "$(dirname "$0")/.."
 bin="$(swift build --show-bin-path)"
 failures=0
 
-# expect NAME LINE... : runs the example NAME and checks each LINE appears in its output, in order.
+# check LABEL OUTPUT LINE... : checks each LINE appears in OUTPUT, in order.
+check() {
+    local label="$1" output="$2"; shift 2
+    local rest="$output"
+    for line in "$@"; do
+        if ! grep -qF -- "$line" <<<"$rest"; then
+            echo "$label: expected \"$line\" (in order) in:"; echo "$output"
+            failures=$((failures + 1)); return
+        fi
+        rest="$(sed -n "/$(printf '%s' "$line" | sed 's/[][\/.^$*]/\\&/g')/,\$p" <<<"$rest" | tail -n +2)"
+    done
+    echo "$label: ok"
+}
+
+# expect NAME LINE... : runs the executable NAME (an example) and checks its output.
 expect() {
     local name="$1"; shift
     local output
     if ! output="$(timeout 120 "$bin/$name" 2>&1)"; then
         echo "example $name: FAILED (exit code $?)"; echo "$output"; failures=$((failures + 1)); return
     fi
-    local rest="$output"
-    for line in "$@"; do
-        if ! grep -qF -- "$line" <<<"$rest"; then
-            echo "example $name: expected \"$line\" (in order) in:"; echo "$output"
-            failures=$((failures + 1)); return
-        fi
-        rest="$(sed -n "/$(printf '%s' "$line" | sed 's/[][\/.^$*]/\\&/g')/,\$p" <<<"$rest" | tail -n +2)"
-    done
-    echo "example $name: ok"
+    check "example $name" "$output" "$@"
 }
 
 expect QuickStart "1st GET: MISS" "2nd GET: HIT" "reloadRevalidatingCacheData: REVALIDATED" "after removeAllCachedResponses: MISS"
@@ -34,6 +40,14 @@ expect EncryptedHTTPSCache 'https GET #1: MISS' 'https GET #2: HIT' 'http GET #1
     'https body in clear: no; https header in clear: no; https URL in clear: no' 'http body in the plain tier: yes' \
     'key file mode: 600' 'after destroying the key: https GET: MISS (encryption: no current encryption key' 'origin saw /account/7731 2×, /timetable 1×'
 expect SharedRedisCache 'instance A: MISS' 'instance B: HIT' 'origin saw 1 request(s)'
+
+# The README's main command (scripts/demo.sh): `cachechain demo` walks through every status in order.
+if demo="$(timeout 120 "$bin/cachechain" demo 2>&1)"; then
+    check "cachechain demo" "$demo" 'MISS 200' 'HIT 200' 'STALE 200' 'REVALIDATED 200' 'stored, encrypted on disk' \
+        'HIT 200' 'HTTPS body or URL in clear: no' 'removed 2 entries, 0 left' 'MISS 200'
+else
+    echo "cachechain demo: FAILED"; echo "$demo"; failures=$((failures + 1))
+fi
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures example(s) failed" >&2

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The README's demo command: installs what the build needs, then runs the walk-through against a
-# loopback origin it starts itself (no network needed).
+# The README's demo command: installs what the build needs, then runs `cachechain demo`, the walk-through
+# against loopback origins it starts itself (no network needed): MISS, HIT, stale, 304 REVALIDATED,
+# encrypted HTTPS on disk, purge.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-swift run QuickStart "$@"
+swift run cachechain demo "$@"

@@ -11,11 +11,17 @@ struct CacheChainCommand: AsyncParsableCommand {
         commandName: "cachechain",
         abstract: "An RFC 9111 HTTP cache in front of libcurl, from the command line.",
         discussion: """
-            Exit codes: 0 success; 1 runtime failure; 64 invalid usage (bad or conflicting options).
+            Start with `cachechain demo`. `get`, `stats`, `ls`, `purge` and `explain` work on a persistent \
+            cache directory (--cache-dir; default $XDG_CACHE_HOME/cachechain or ~/.cache/cachechain); \
+            `batch` drives a cache from any language through JSON lines.
+
+            Exit codes: 0 success; 1 runtime failure (network, cache directory, key file, or nothing \
+            stored where that is the question); 64 invalid usage (bad or conflicting options).
             """,
         version: version,
-        // get, stats, ls, purge, explain and demo (issue #6) slot in here, each with `@OptionGroup var
-        // pipeline: PipelineOptions` where it needs a cache.
-        subcommands: [BatchCommand.self]
+        subcommands: [
+            DemoCommand.self, GetCommand.self, StatsCommand.self, ListCommand.self, PurgeCommand.self,
+            ExplainCommand.self, BatchCommand.self,
+        ]
     )
 }

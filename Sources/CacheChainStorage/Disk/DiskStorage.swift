@@ -44,7 +44,9 @@ public actor DiskStorage: CacheStorage {
     var sweepShard = Int.random(in: 0..<256)
 
     static let formatFileName = "cachechain-format"
-    static let formatVersion = 1
+    /// The directory format this build reads and writes, recorded in `<directory>/cachechain-format`; a
+    /// directory with another version is refused.
+    public static let formatVersion = 1
     static let pendingUseLimit = 256
 
     /// Opens (creating when needed) a disk cache.

@@ -1,0 +1,96 @@
+import ArgumentParser
+import CacheChain
+import CacheChainCurl
+import Foundation
+
+/// `cachechain get URL`: one GET through the cache in a directory, like `curl` with a persistent cache.
+struct GetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "get",
+        abstract: "GET a URL through the cache: the body on stdout, the cache status and decision trace on stderr.",
+        discussion: """
+            The cache persists in --cache-dir between runs: the first get of a cacheable URL is a MISS, the \
+            next a HIT (or REVALIDATED once stale). With --encrypt-https --key-file F, HTTPS responses are \
+            stored encrypted in <dir>/encrypted.
+
+            Exit codes: 0 success (any HTTP status); 1 the request failed (network, TLS, timeout) or, with \
+            --policy returnCacheDataDontLoad / only-if-cached, nothing usable is stored; 64 invalid usage.
+
+            Example:
+              cachechain get https://example.com/ -v
+              cachechain get https://example.com/ --policy returnCacheDataDontLoad
+            """
+    )
+
+    @Argument(help: "The absolute http or https URL.")
+    var url: String
+
+    @OptionGroup var cache: CacheDirectoryOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "The cache policy: \(RequestCachePolicy.allCases.map(\.rawValue).joined(separator: ", ")), or a Fetch "
+                + "cache mode (default, reload, no-cache, force-cache, only-if-cached).",
+            valueName: "policy"
+        )
+    )
+    var policy: CachePolicyArgument?
+
+    @Option(
+        name: .customLong("cacert"),
+        help: ArgumentHelp("A PEM file of certificates or CAs to trust in addition to the system store.", valueName: "file")
+    )
+    var caFile: String?
+
+    @Flag(name: [.customShort("i"), .customLong("include")], help: "Print the status line and headers instead of the body.")
+    var includeHeaders = false
+
+    @Flag(name: .shortAndLong, help: "Also print the cache key, the response's age and size, and timing on stderr.")
+    var verbose = false
+
+    func validate() throws {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", components.host?.isEmpty == false
+        else { throw ValidationError("'\(url)' is not an absolute http or https URL") }
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
+            throw ValidationError("--cacert \(caFile): no such readable file")
+        }
+    }
+
+    func run() async throws {
+        let client: HTTPCacheClient
+        do {
+            let transport = CurlTransport(configuration: .init(caFile: caFile, caDirectory: caFile == nil ? nil : PipelineOptions.systemCADirectory))
+            client = HTTPCacheClient(transport: transport, configuration: try cache.makeConfiguration())
+        } catch {
+            printError("Error: cannot open the cache in \(cache.directory): \(error)")
+            throw ToolExitCode.failure
+        }
+        let started = ContinuousClock.now
+        let response: PipelineResponse
+        do {
+            response = try await client.data(for: try HTTPRequest(url: url), cachePolicy: policy?.policy)
+        } catch let error as CacheChainError where error.code == .notInCache {
+            printError("Error: nothing usable is stored for \(url), and the policy does not use the network")
+            throw ToolExitCode.failure
+        } catch {
+            printError("Error: GET \(url) failed: \(error)")
+            throw ToolExitCode.failure
+        }
+        let elapsed = ContinuousClock.now - started
+        printError("\(response.cacheStatus.label) \(response.head.status.code) \(url)")
+        for reason in response.trace { printError("  · \(reason)") }
+        if verbose {
+            printError("  key: \(CacheKey(try HTTPRequest(url: url)))")
+            printError("  age: \(response.head.headerFields[.age] ?? "0") s, \(response.body.count) bytes, \(elapsed)")
+        }
+        if includeHeaders {
+            var head = "HTTP/1.1 \(response.head.status.code) \(response.head.status.reasonPhrase)\n"
+            for field in response.head.headerFields { head += "\(field.name): \(field.value)\n" }
+            FileHandle.standardOutput.write(Data(head.utf8))
+        } else {
+            try response.body.forEachChunk { chunk in FileHandle.standardOutput.write(Data(chunk)) }
+        }
+        if response.cacheStatus == .unsatisfiable { throw ToolExitCode.failure }
+    }
+}

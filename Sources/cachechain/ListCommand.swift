@@ -1,0 +1,38 @@
+import ArgumentParser
+import CacheChain
+
+/// `cachechain ls`: one line per stored response.
+struct ListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ls",
+        abstract: "List the stored responses: URL, status, size, when stored, fresh or stale.",
+        discussion: """
+            Freshness follows RFC 9111 for a private cache, at the current time.
+
+            Exit codes: 0 success; 1 the cache directory cannot be opened; 64 invalid usage.
+
+            Example:
+              cachechain ls --prefix https://api.example.com/v1/
+            """
+    )
+
+    @OptionGroup var cache: CacheDirectoryOptions
+
+    @Option(help: ArgumentHelp("Only URLs starting with this prefix (scheme://host/path…).", valueName: "prefix"))
+    var prefix: String?
+
+    func run() async throws {
+        let listed: [ListedEntry]
+        do {
+            listed = try await ListedEntry.all(in: try cache.makeConfiguration().storage, prefix: prefix)
+        } catch {
+            printError("Error: cannot list the cache in \(cache.directory): \(error)")
+            throw ToolExitCode.failure
+        }
+        for entry in listed { print(entry.line) }
+        printError("\(listed.count) entr\(listed.count == 1 ? "y" : "ies")")
+        if cache.hasUnreadEncryptedTier {
+            printError("note: \(cache.directory)/encrypted holds encrypted HTTPS entries; add --encrypt-https --key-file to list them")
+        }
+    }
+}

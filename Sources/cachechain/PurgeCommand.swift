@@ -1,0 +1,84 @@
+import ArgumentParser
+import CacheChain
+import Foundation
+
+/// `cachechain purge`: removes stored responses by URL, URL prefix, date, or all.
+struct PurgeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "purge",
+        abstract: "Remove stored responses: one URL, a URL prefix, those stored since a date, or all.",
+        discussion: """
+            Give exactly one of --url, --prefix, --since or --all. Prints how many entries were removed.
+
+            Exit codes: 0 success; 1 the cache directory cannot be opened or the removal failed; 64 invalid \
+            usage (no selector, or more than one).
+
+            Example:
+              cachechain purge --prefix https://api.example.com/v1/
+              cachechain purge --since 2026-11-01T00:00:00Z
+            """
+    )
+
+    @OptionGroup var cache: CacheDirectoryOptions
+
+    @Option(help: ArgumentHelp("Remove the stored GET response of this URL (every variant).", valueName: "url"))
+    var url: String?
+
+    @Option(help: ArgumentHelp("Remove every response whose URL starts with this prefix.", valueName: "prefix"))
+    var prefix: String?
+
+    @Option(
+        help: ArgumentHelp("Remove the responses stored at or after this ISO 8601 date (e.g. 2026-11-01T00:00:00Z).", valueName: "date"),
+        transform: { text in
+            guard let date = ISO8601DateFormatter().date(from: text) else {
+                throw ValidationError("'\(text)' is not an ISO 8601 date such as 2026-11-01T00:00:00Z")
+            }
+            return date
+        }
+    )
+    var since: Date?
+
+    @Flag(help: "Remove everything.")
+    var all = false
+
+    func validate() throws {
+        let selectors = [url != nil, prefix != nil, since != nil, all].filter { $0 }.count
+        guard selectors == 1 else {
+            throw ValidationError("give exactly one of --url, --prefix, --since or --all (got \(selectors))")
+        }
+        if let url, (try? HTTPRequest(url: url)) == nil { throw ValidationError("'\(url)' is not an absolute http or https URL") }
+    }
+
+    func run() async throws {
+        do {
+            let client = HTTPCacheClient(transport: NoNetworkTransport(), configuration: try cache.makeConfiguration())
+            let before = await client.configuration.storage.usage().entryCount
+            printError("purging \(cache.directory) (\(before) entries)…")
+            if let url {
+                try await client.removeCachedResponse(for: try HTTPRequest(url: url))
+            } else if let prefix {
+                try await client.removeCachedResponses(urlPrefix: prefix)
+            } else if let since {
+                try await client.removeCachedResponses(since: since)
+            } else {
+                try await client.removeAllCachedResponses()
+            }
+            let after = await client.configuration.storage.usage().entryCount
+            print("removed \(before - after) entr\(before - after == 1 ? "y" : "ies"); \(after) left")
+        } catch {
+            printError("Error: purge failed in \(cache.directory): \(error)")
+            throw ToolExitCode.failure
+        }
+        if cache.hasUnreadEncryptedTier {
+            printError("note: \(cache.directory)/encrypted (encrypted HTTPS entries) was not purged; add --encrypt-https --key-file")
+        }
+    }
+}
+
+/// The transport of the commands that only manage the cache: any request reaching it is a programming error,
+/// reported as a transport failure rather than a crash.
+struct NoNetworkTransport: HTTPTransport {
+    func send(_ request: PipelineRequest, context: InterceptorContext) async throws -> PipelineResponse {
+        throw CacheChainError(.transportFailed, "this command does not use the network")
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import CacheChain
+import Foundation
+
+/// `cachechain stats`: what the cache directory holds.
+struct StatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Show how many entries and bytes the cache directory holds, and its capacity.",
+        discussion: """
+            Exit codes: 0 success; 1 the cache directory cannot be opened; 64 invalid usage.
+
+            Example:
+              cachechain stats --cache-dir /var/cache/myapp --json
+            """
+    )
+
+    @OptionGroup var cache: CacheDirectoryOptions
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func run() async throws {
+        let storage: any CacheStorage
+        do {
+            storage = try cache.makeConfiguration().storage
+        } catch {
+            printError("Error: cannot open the cache in \(cache.directory): \(error)")
+            throw ToolExitCode.failure
+        }
+        let usage = await storage.usage()
+        let encrypted = cache.encryptHTTPS ? "yes (AES-256-GCM, \(cache.directory)/encrypted)" : "no"
+        if json {
+            let object: [String: Any] = [
+                "directory": cache.directory, "entries": usage.entryCount, "bytes": usage.diskBytes,
+                "capacity": usage.diskCapacity, "format": DiskStorage.formatVersion, "encrypted_https": cache.encryptHTTPS,
+            ]
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print("directory:       \(cache.directory)")
+            print("entries:         \(usage.entryCount)")
+            print("bytes used:      \(usage.diskBytes)")
+            print("capacity:        \(usage.diskCapacity)")
+            print("format version:  \(DiskStorage.formatVersion)")
+            print("encrypted HTTPS: \(encrypted)")
+        }
+        if cache.hasUnreadEncryptedTier {
+            printError("note: \(cache.directory)/encrypted holds encrypted HTTPS entries; add --encrypt-https --key-file to count them")
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import CacheChainLoopback
+import Foundation
+import Testing
+
+/// What a finished `cachechain` run left.
+struct CLIRun {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+/// `cachechain get/stats/ls/purge/explain/demo` as subprocesses, against loopback origins and a real cache directory.
+@Suite("cachechain get, stats, ls, purge, explain and demo as subprocesses", .tags(.integration))
+struct CLICommandTests: BatchSubprocessSuite {
+    /// Runs `cachechain <arguments>` to completion.
+    func run(_ arguments: [String], in directory: URL) async throws -> CLIRun {
+        let process = try BatchProcess(arguments, directory: directory)
+        try process.closeInput()
+        var lines: [String] = []
+        while let line = await process.nextLine() { lines.append(line) }
+        let status = await process.exitStatus()
+        return CLIRun(status: status, stdout: lines.joined(separator: "\n"), stderr: process.stderr)
+    }
+
+    @Test("get: MISS in one process, HIT in the next with the same --cache-dir; -i prints the head; the origin is asked once")
+    func getAcrossProcesses() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let origin = try await LoopbackOrigin.start()
+        origin.route("/doc", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: "cached body", etag: "\"e1\""))
+        let cache = ["--cache-dir", directory.appendingPathComponent("cache").path]
+
+        let first = try await run(["get", origin.url("/doc")] + cache, in: directory)
+        #expect(first.status == 0)
+        #expect(first.stdout == "cached body")
+        #expect(first.stderr.contains("MISS 200"))
+        #expect(first.stderr.contains("storable: stored"))
+        let second = try await run(["get", origin.url("/doc"), "-i", "-v"] + cache, in: directory)
+        #expect(second.status == 0)
+        #expect(second.stderr.contains("HIT 200"))
+        #expect(second.stderr.contains("key: GET \(origin.url("/doc"))"))
+        #expect(second.stdout.hasPrefix("HTTP/1.1 200"))
+        #expect(second.stdout.lowercased().contains("etag: \"e1\""))
+        #expect(origin.requestCount(for: "/doc") == 1)
+
+        let cold = try await run(["get", origin.url("/cold"), "--policy", "returnCacheDataDontLoad"] + cache, in: directory)
+        #expect(cold.status == 1)
+        #expect(cold.stderr.contains("nothing usable is stored"))
+        #expect(origin.requestCount(for: "/cold") == 0)
+        let bad = try await run(["get", "not a url"] + cache, in: directory)
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("not an absolute http or https URL"))
+        try await origin.shutdown()
+    }
+
+    @Test("stats, ls and purge: two entries listed, purge --prefix removes one, --all the rest; no selector exits 64")
+    func management() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let origin = try await LoopbackOrigin.start()
+        origin.route("/a/1", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: "one"))
+        origin.route("/b/2", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: "two"))
+        let cache = ["--cache-dir", directory.appendingPathComponent("cache").path]
+        for path in ["/a/1", "/b/2"] { #expect(try await run(["get", origin.url(path)] + cache, in: directory).status == 0) }
+
+        let stats = try await run(["stats", "--json"] + cache, in: directory)
+        #expect(stats.status == 0)
+        #expect(stats.stdout.contains("\"entries\":2"))
+        #expect(stats.stdout.contains("\"format\":1"))
+        let listing = try await run(["ls"] + cache, in: directory)
+        #expect(listing.stdout.split(separator: "\n").count == 2)
+        #expect(listing.stdout.contains("GET \(origin.url("/a/1"))  200  3 B"))
+        #expect(listing.stdout.contains("fresh, "))
+        #expect(try await run(["ls", "--prefix", origin.url("/b/")] + cache, in: directory).stdout.split(separator: "\n").count == 1)
+
+        let purged = try await run(["purge", "--prefix", origin.url("/a/")] + cache, in: directory)
+        #expect(purged.status == 0)
+        #expect(purged.stdout == "removed 1 entry; 1 left")
+        #expect(!(try await run(["ls"] + cache, in: directory)).stdout.contains("/a/1"))
+        #expect(try await run(["purge", "--all"] + cache, in: directory).stdout == "removed 1 entry; 0 left")
+        let noSelector = try await run(["purge"] + cache, in: directory)
+        #expect(noSelector.status == 64)
+        #expect(noSelector.stderr.contains("exactly one of --url, --prefix, --since or --all"))
+        try await origin.shutdown()
+    }
+
+    @Test("explain: a max-age response is FRESH with its lifetime and validator; no-cache says so; nothing stored exits 1")
+    func explain() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let origin = try await LoopbackOrigin.start()
+        origin.route("/fresh", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: "f", etag: "\"x\""))
+        origin.route("/nc", LoopbackRoute(headers: [("Cache-Control", "no-cache")], body: "n", lastModified: "Mon, 02 Nov 2026 10:00:00 GMT"))
+        let cache = ["--cache-dir", directory.appendingPathComponent("cache").path]
+        for path in ["/fresh", "/nc"] { _ = try await run(["get", origin.url(path)] + cache, in: directory) }
+
+        let fresh = try await run(["explain", origin.url("/fresh")] + cache, in: directory)
+        #expect(fresh.status == 0)
+        #expect(fresh.stdout.contains("lifetime:  600 s — Cache-Control: max-age=600"))
+        #expect(fresh.stdout.contains("verdict:   FRESH"))
+        #expect(fresh.stdout.contains("validator: ETag \"x\""))
+        let noCache = try await run(["explain", origin.url("/nc")] + cache, in: directory)
+        #expect(noCache.stdout.contains("no-cache — every use must be validated"))
+        #expect(noCache.stdout.contains("validator: Last-Modified"))
+        let nothing = try await run(["explain", origin.url("/never")] + cache, in: directory)
+        #expect(nothing.status == 1)
+        #expect(nothing.stdout.contains("Nothing is stored for GET"))
+        try await origin.shutdown()
+    }
+
+    @Test("get --encrypt-https: the HTTPS body is sealed in <dir>/encrypted; without the flag ls says the tier was not read")
+    func encryptedGet() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let origin = try await LoopbackOrigin.start(tls: true)
+        let marker = "CLI-SECRET-BODY-3301"
+        origin.route("/s", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: marker))
+        let certificate = try LoopbackCertificate.writeCertificate(to: directory.path)
+        let cacheDirectory = directory.appendingPathComponent("cache").path
+        let keyFile = directory.appendingPathComponent("cache.key").path
+        let encrypted = ["--cache-dir", cacheDirectory, "--encrypt-https", "--key-file", keyFile]
+        for expected in ["MISS", "HIT"] {
+            let get = try await run(["get", origin.url("/s"), "--cacert", certificate] + encrypted, in: directory)
+            #expect(get.stdout == marker)
+            #expect(get.stderr.contains("\(expected) 200"))
+        }
+        let files = (FileManager.default.enumerator(atPath: cacheDirectory)?.allObjects as? [String]) ?? []
+        let inClear = files.contains { FileManager.default.contents(atPath: cacheDirectory + "/" + $0)?.range(of: Data(marker.utf8)) != nil }
+        #expect(!inClear)
+        #expect(try await run(["ls"] + encrypted, in: directory).stdout.contains(origin.url("/s")))
+        let withoutKey = try await run(["ls", "--cache-dir", cacheDirectory], in: directory)
+        #expect(withoutKey.stderr.contains("add --encrypt-https --key-file"))
+        let missingKey = try await run(["ls", "--cache-dir", cacheDirectory, "--encrypt-https"], in: directory)
+        #expect(missingKey.status == 64)
+        try await origin.shutdown()
+    }
+
+    @Test("demo: MISS, HIT, STALE, REVALIDATED, encrypted MISS and HIT, no plaintext, purge, MISS — in that order")
+    func demo() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let demo = try await run(["demo"], in: directory)
+        #expect(demo.status == 0, "\(demo.stderr)")
+        let statuses = demo.stdout.split(separator: "\n").compactMap { line -> String? in
+            let words = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard let step = words.first, Int(step) != nil else { return nil }
+            return ["MISS", "HIT", "STALE", "REVALIDATED", "—"].first { word in words.contains { $0 == word } }
+        }
+        #expect(statuses == ["MISS", "HIT", "STALE", "REVALIDATED", "MISS", "HIT", "—", "—", "MISS"])
+        #expect(demo.stdout.contains("HTTPS body or URL in clear: no"))
+        #expect(demo.stdout.contains("removed 2 entries, 0 left"))
+    }
+
+    @Test("--help of the root and every subcommand exits 0 and names each option", arguments: [
+        ([String](), ["demo", "get", "stats", "ls", "purge", "explain", "batch"]),
+        (["demo"], ["--keep"]),
+        (["get"], ["--cache-dir", "--policy", "--cacert", "--include", "--verbose", "--encrypt-https", "--key-file", "Exit codes"]),
+        (["stats"], ["--cache-dir", "--json", "Exit codes"]),
+        (["ls"], ["--cache-dir", "--prefix", "Exit codes"]),
+        (["purge"], ["--url", "--prefix", "--since", "--all", "Exit codes"]),
+        (["explain"], ["--cache-dir", "Exit codes"]),
+    ])
+    func help(command: [String], mentions: [String]) async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let help = try await run(command + ["--help"], in: directory)
+        #expect(help.status == 0)
+        for word in mentions { #expect(help.stdout.contains(word), "\(command) --help lacks \(word)") }
+    }
+}
