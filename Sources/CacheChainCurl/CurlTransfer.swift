@@ -33,6 +33,8 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
     private let maximumBodySize: Int
     private let inMemoryBodyLimit: Int
     private let spoolDirectory: String
+    private let progress: TransferProgressKey.Value?
+    private var nextProgressReport = TransferProgressKey.reportingInterval
     private var exceededMaximum = false
     private var decodesContent = false
     private var released = false
@@ -41,7 +43,12 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
 
     /// Creates and configures an easy handle for a request.
     /// - Throws: ``CacheChainError`` with code `invalid-request` or `transport-failed`.
-    init(request: PipelineRequest, configuration: CurlTransport.Configuration, timeout: Duration) throws(CacheChainError) {
+    init(
+        request: PipelineRequest,
+        configuration: CurlTransport.Configuration,
+        timeout: Duration,
+        progress: TransferProgressKey.Value? = nil
+    ) throws(CacheChainError) {
         if let failure = CurlGlobal.ensureInitialized() {
             throw CacheChainError(.transportFailed, failure + "; check the libcurl installation")
         }
@@ -54,6 +61,7 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
         self.maximumBodySize = configuration.maximumBodySize
         self.inMemoryBodyLimit = configuration.inMemoryBodyLimit
         self.spoolDirectory = configuration.spoolDirectory
+        self.progress = progress
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         // Every stored property is set, so if configure throws, deinit runs and releases the handle.
@@ -203,11 +211,31 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
             } else {
                 body.append(contentsOf: pointer)
             }
+            if let progress, bodyCount >= nextProgressReport {
+                let interval = TransferProgressKey.reportingInterval
+                nextProgressReport = (bodyCount / interval + 1) * interval   // the next whole MiB: no drift
+                progress(TransferProgress(receivedBytes: bodyCount, expectedBytes: expectedBodyCount, isComplete: false))
+            }
             return true
         } catch {
             spoolFailure = error
             return false
         }
+    }
+
+    /// The announced body size: `Content-Length`, unless the body is content-encoded (libcurl decodes it,
+    /// so the received count differs from the header).
+    private var expectedBodyCount: Int? {
+        var length: Int?
+        var isEncoded = false
+        for field in head.fields {
+            switch field.name.lowercased() {
+            case "content-length": length = Int(String(decoding: field.value, as: UTF8.self))
+            case "content-encoding": isEncoded = String(decoding: field.value, as: UTF8.self).lowercased() != "identity"
+            default: break
+            }
+        }
+        return isEncoded ? nil : length
     }
 
     /// The received body: in memory, or the spool file.
@@ -239,6 +267,7 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
             finish(.failure(error))
             return
         }
+        progress?(TransferProgress(receivedBytes: bodyCount, expectedBytes: expectedBodyCount, isComplete: true))
         if decodesContent, let encoding = response.headerFields[.contentEncoding],
             encoding.lowercased() != "identity", request.method != .head
         {

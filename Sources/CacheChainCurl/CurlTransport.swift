@@ -45,7 +45,8 @@ public final class CurlTransport: HTTPTransport {
     /// Sends one request over the network.
     /// - Parameters:
     ///   - request: The request; it needs an `http` or `https` scheme and an authority.
-    ///   - context: Its context; ``InterceptorContext/timeout`` overrides ``Configuration/requestTimeout``.
+    ///   - context: Its context; ``InterceptorContext/timeout`` overrides ``Configuration/requestTimeout``, and a
+    ///     ``TransferProgressKey`` handler in its values is told how far the body has arrived.
     /// - Returns: The response (status `miss`: it came from the network).
     /// - Throws: ``CacheChainError`` (`invalid-request`, `transport-failed`, `timed-out`, `cancelled`).
     public func send(_ request: PipelineRequest, context: InterceptorContext) async throws -> PipelineResponse {
@@ -54,7 +55,8 @@ public final class CurlTransport: HTTPTransport {
         let transfer = try CurlTransfer(
             request: request,
             configuration: configuration,
-            timeout: context.timeout ?? configuration.requestTimeout
+            timeout: context.timeout ?? configuration.requestTimeout,
+            progress: context.values[TransferProgressKey.self]
         )
         let received = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -48,6 +48,12 @@ struct GetCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Also print the cache key, the response's age and size, and timing on stderr.")
     var verbose = false
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Show download progress on stderr (every MiB); on by default when stderr is a terminal."
+    )
+    var progress: Bool?
+
     func validate() throws {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https", components.host?.isEmpty == false
@@ -69,7 +75,9 @@ struct GetCommand: AsyncParsableCommand {
         let started = ContinuousClock.now
         let response: PipelineResponse
         do {
-            response = try await client.data(for: try HTTPRequest(url: url), cachePolicy: policy?.policy)
+            var values = ContextValues()
+            if progress ?? (isatty(STDERR_FILENO) == 1) { values[TransferProgressKey.self] = DownloadProgressLine.report }
+            response = try await client.send(PipelineRequest(head: try HTTPRequest(url: url)), cachePolicy: policy?.policy, values: values)
         } catch let error as CacheChainError where error.code == .notInCache {
             printError("Error: nothing usable is stored for \(url), and the policy does not use the network")
             throw ToolExitCode.failure

@@ -53,6 +53,22 @@ struct CLICommandTests: BatchSubprocessSuite {
         try await origin.shutdown()
     }
 
+    @Test("get --progress reports the download on stderr; --no-progress prints none")
+    func progress() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let origin = try await LoopbackOrigin.start()
+        origin.route("/big", LoopbackRoute(headers: [("Cache-Control", "no-store")], body: .generated(count: 3 << 20)))
+        let cache = ["--cache-dir", directory.appendingPathComponent("cache").path]
+        let shown = try await run(["get", origin.url("/big"), "--progress"] + cache, in: directory)
+        #expect(shown.status == 0)
+        #expect(shown.stderr.contains("received 1.0 MiB of 3.0 MiB (33%)"))
+        #expect(shown.stderr.contains("received 3.0 MiB of 3.0 MiB (100%)\n"))
+        let hidden = try await run(["get", origin.url("/big"), "--no-progress"] + cache, in: directory)
+        #expect(!hidden.stderr.contains("received"))
+        try await origin.shutdown()
+    }
+
     @Test("stats, ls and purge: two entries listed, purge --prefix removes one, --all the rest; no selector exits 64")
     func management() async throws {
         let directory = try makeDirectory()
@@ -154,7 +170,7 @@ struct CLICommandTests: BatchSubprocessSuite {
     @Test("--help of the root and every subcommand exits 0 and names each option", arguments: [
         ([String](), ["demo", "get", "stats", "ls", "purge", "explain", "batch"]),
         (["demo"], ["--keep"]),
-        (["get"], ["--cache-dir", "--policy", "--cacert", "--include", "--verbose", "--encrypt-https", "--key-file", "Exit codes"]),
+        (["get"], ["--cache-dir", "--policy", "--cacert", "--include", "--verbose", "--progress", "--encrypt-https", "--key-file", "Exit codes"]),
         (["stats"], ["--cache-dir", "--json", "Exit codes"]),
         (["ls"], ["--cache-dir", "--prefix", "Exit codes"]),
         (["purge"], ["--url", "--prefix", "--since", "--all", "Exit codes"]),
