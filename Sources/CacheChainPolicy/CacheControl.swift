@@ -35,7 +35,7 @@ public struct CacheControl: Sendable, Hashable {
     /// - Parameter name: A directive name, any case.
     /// - Returns: `true` if present.
     public func contains(_ name: String) -> Bool {
-        let name = name.lowercased()
+        let name = Self.normalized(name)
         return directives.contains { $0.name == name }
     }
 
@@ -46,7 +46,7 @@ public struct CacheControl: Sendable, Hashable {
     /// - Parameter name: A directive name such as `max-age`.
     /// - Returns: The value, `.invalid` when unusable, or `nil` when absent.
     public func seconds(_ name: String) -> DeltaSeconds? {
-        let name = name.lowercased()
+        let name = Self.normalized(name)
         let values = directives.filter { $0.name == name }.map { DeltaSeconds.parse($0.value) }
         guard let first = values.first else { return nil }
         if values.dropFirst().contains(where: { $0 != first }) {
@@ -63,23 +63,81 @@ public struct CacheControl: Sendable, Hashable {
         return seconds("max-stale")
     }
 
+    /// A queried name in lowercase; the engine's names already are, so they are not copied.
+    private static func normalized(_ name: String) -> String {
+        name.utf8.contains { $0 >= ASCII.upperA && $0 <= ASCII.upperZ } ? name.lowercased() : name
+    }
+
     // MARK: - Parsing
 
+    /// Splits a line into directives, working on its UTF-8 bytes (this runs on every cache hit): commas,
+    /// quotes, `=`, spaces and tabs are ASCII and never occur inside a multi-byte UTF-8 sequence.
     private static func parse(line: String) -> [Directive] {
-        var result: [Directive] = []
-        for element in splitOutsideQuotes(line) {
-            let trimmed = element.trimmingOWS()
-            guard !trimmed.isEmpty else { continue }
-            if let equals = trimmed.firstIndex(of: "=") {
-                let name = String(trimmed[..<equals]).trimmingOWS().lowercased()
-                guard !name.isEmpty else { continue }
-                let raw = String(trimmed[trimmed.index(after: equals)...]).trimmingOWS()
-                result.append(Directive(name: name, value: unquote(raw)))
-            } else {
-                result.append(Directive(name: trimmed.lowercased(), value: nil))
+        var line = line
+        return line.withUTF8 { bytes in
+            var result: [Directive] = []
+            var start = 0
+            var inQuotes = false
+            var escaped = false
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                if escaped {
+                    escaped = false
+                } else if inQuotes && byte == ASCII.backslash {
+                    escaped = true
+                } else if byte == ASCII.quote {
+                    inQuotes.toggle()
+                } else if byte == ASCII.comma && !inQuotes {
+                    if let directive = directive(bytes, start, index) { result.append(directive) }
+                    start = index + 1
+                }
             }
+            if let directive = directive(bytes, start, bytes.count) { result.append(directive) }
+            return result
         }
-        return result
+    }
+
+    /// The directive written in `bytes[lower..<upper]`, or `nil` when it is empty or has an empty name.
+    private static func directive(_ bytes: UnsafeBufferPointer<UInt8>, _ lower: Int, _ upper: Int) -> Directive? {
+        let (start, end) = trimmed(bytes, lower, upper)
+        guard start < end else { return nil }
+        guard let equals = (start..<end).first(where: { bytes[$0] == ASCII.equals }) else {
+            return Directive(name: lowercasedName(bytes, start, end), value: nil)
+        }
+        let (nameStart, nameEnd) = trimmed(bytes, start, equals)
+        guard nameStart < nameEnd else { return nil }
+        let (valueStart, valueEnd) = trimmed(bytes, equals + 1, end)
+        let raw = String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)
+        return Directive(name: lowercasedName(bytes, nameStart, nameEnd), value: unquote(raw))
+    }
+
+    /// The bounds without leading and trailing spaces and tabs (HTTP's `OWS`).
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ lower: Int, _ upper: Int) -> (Int, Int) {
+        var start = lower, end = upper
+        while start < end, bytes[start] == ASCII.space || bytes[start] == ASCII.tab { start += 1 }
+        while end > start, bytes[end - 1] == ASCII.space || bytes[end - 1] == ASCII.tab { end -= 1 }
+        return (start, end)
+    }
+
+    /// A directive name with ASCII letters lowercased (names are tokens: ASCII only).
+    private static func lowercasedName(_ bytes: UnsafeBufferPointer<UInt8>, _ lower: Int, _ upper: Int) -> String {
+        let slice = UnsafeBufferPointer(rebasing: bytes[lower..<upper])
+        guard slice.contains(where: { $0 >= ASCII.upperA && $0 <= ASCII.upperZ }) else {
+            return String(decoding: slice, as: UTF8.self)
+        }
+        return String(decoding: slice.map { $0 >= ASCII.upperA && $0 <= ASCII.upperZ ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// The ASCII bytes the parser looks for.
+    private enum ASCII {
+        static let comma = UInt8(ascii: ",")
+        static let quote = UInt8(ascii: "\"")
+        static let backslash = UInt8(ascii: "\\")
+        static let equals = UInt8(ascii: "=")
+        static let space = UInt8(ascii: " ")
+        static let tab = UInt8(ascii: "\t")
+        static let upperA = UInt8(ascii: "A")
+        static let upperZ = UInt8(ascii: "Z")
     }
 
     /// Splits on commas that are not inside a quoted string.

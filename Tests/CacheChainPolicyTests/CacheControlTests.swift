@@ -76,4 +76,16 @@ struct CacheControlTests {
         #expect(directives.contains("no-cache"))
         #expect(directives.seconds("max-age") == nil)
     }
+
+    @Test("the byte-level parser: OWS and tabs, empty elements, an empty name, escaped quotes, non-ASCII values, queried names in any case")
+    func byteLevelParsing() {
+        let directives = CacheControl(lines: [" \tMax-Age = 60 ,, =5 , ,\tprivate=\"a\\\"b, c\" , ext=\"é,ü\", NO-CACHE"])
+        #expect(directives.directives.map(\.name) == ["max-age", "private", "ext", "no-cache"])
+        #expect(directives.seconds("MAX-AGE") == .seconds(60))
+        #expect(directives.directives[1].value == "a\"b, c")
+        #expect(directives.directives[2].value == "é,ü")
+        #expect(directives.contains("No-Cache"))
+        #expect(CacheControl(lines: [""]).directives.isEmpty)
+        #expect(CacheControl(lines: [",,,"]).directives.isEmpty)
+    }
 }
