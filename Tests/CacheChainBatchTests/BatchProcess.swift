@@ -71,7 +71,9 @@ final class BatchProcess {
         try process.run()
         let pid = process.processIdentifier
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Self.watchdogSeconds)) {
-            if !exited.value.withLock({ $0 }) { kill(pid, SIGTERM) }
+            // SIGKILL: a child started by Foundation's Process inherits the runner's blocked signals, so
+            // SIGTERM may never arrive.
+            if !exited.value.withLock({ $0 }) { kill(pid, SIGKILL) }
         }
     }
 
@@ -115,7 +117,7 @@ final class BatchProcess {
 
     /// Stops a child still running (after a failed test).
     func terminate() {
-        if !hasExited.value.withLock({ $0 }) { process.terminate() }
+        if !hasExited.value.withLock({ $0 }) { kill(process.processIdentifier, SIGKILL) }
     }
 
     /// What the child wrote on stderr so far.
