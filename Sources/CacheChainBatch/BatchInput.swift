@@ -21,6 +21,11 @@ public enum BatchInput: Sendable, Hashable {
     /// Decodes one line (without its line break).
     /// - Parameter line: The line's bytes (UTF-8 JSON).
     public init(line: some Collection<UInt8>) {
+        if let length = LineSplitter.overlongLineLength(line) {
+            let limit = LineSplitter.defaultMaximumLineLength
+            self = .malformed(BatchLineError("the line is \(length) bytes, more than the line-length limit (\(limit) by default); ignored"))
+            return
+        }
         let bytes = Array(line)
         if bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) {
             self = .blank

@@ -113,4 +113,34 @@ struct LineSplitterTests {
         #expect(splitter.finish() == Array("ef".utf8))
         #expect(splitter.finish() == nil)
     }
+
+    @Test("a line over the limit is dropped as it arrives and becomes a marker; the next lines are intact")
+    func overlongLines() {
+        var splitter = LineSplitter(maximumLineLength: 10)
+        let long = Array(repeating: UInt8(ascii: "x"), count: 25)
+        var lines = splitter.append(Array("0123456789\n".utf8) + long.prefix(12))
+        lines += splitter.append(long.dropFirst(12) + Array("\nok\n".utf8) + long)
+        #expect(lines.count == 3)
+        #expect(lines[0] == Array("0123456789".utf8), "a line of exactly the limit is kept")
+        #expect(LineSplitter.overlongLineLength(lines[1]) == 25)
+        #expect(lines[2] == Array("ok".utf8))
+        #expect(LineSplitter.overlongLineLength(lines[2]) == nil)
+        let last = splitter.finish()
+        #expect(last.flatMap(LineSplitter.overlongLineLength) == 25, "an overlong last line without a break")
+
+        guard case .malformed(let error) = BatchInput(line: lines[1]) else {
+            Issue.record("an overlong-line marker must be a malformed line")
+            return
+        }
+        #expect(error.message.contains("the line is 25 bytes"))
+        var session = BatchSession(hello: BatchHello(version: "t", config: "c"))
+        _ = session.receive(line: Array(#"{"type":"hello","protocol":1}"#.utf8))
+        let actions = session.receive(line: lines[1])
+        guard case .write(let text)? = actions.first else {
+            Issue.record("expected an error line, got \(actions)")
+            return
+        }
+        #expect(text.contains(#""type":"error","line":2"#))
+        #expect(text.contains("25 bytes"))
+    }
 }
