@@ -200,3 +200,25 @@ struct HTTPSEncryptionInterceptorTests {
         try await net.stop()
     }
 }
+
+@Suite("HTTPSEncryptionMode routes")
+struct HTTPSEncryptionModeTests {
+    @Test("each mode's route for https, HTTPS (any case) and http; the routed storage's backend per scheme")
+    func routes() async throws {
+        #expect(HTTPSEncryptionMode.encryptHTTPS.route(forScheme: "https") == .encrypted)
+        #expect(HTTPSEncryptionMode.encryptHTTPS.route(forScheme: "HTTPS") == .encrypted)
+        #expect(HTTPSEncryptionMode.encryptHTTPS.route(forScheme: "http") == .plain)
+        #expect(HTTPSEncryptionMode.encryptEverything.route(forScheme: "http") == .encrypted)
+        #expect(HTTPSEncryptionMode.httpsInMemoryOnly.route(forScheme: "https") == .plainInMemoryOnly)
+        #expect(HTTPSEncryptionMode.httpsInMemoryOnly.route(forScheme: "http") == .plain)
+
+        let plain = MemoryStorage(capacity: 1 << 20)
+        let encrypted = EncryptedStorage(wrapping: MemoryStorage(capacity: 1 << 20), keys: InMemoryKeyProvider(key: try .random()))
+        let routed = HTTPSRoutedStorage(plain: plain, encrypted: encrypted)
+        #expect(routed.backend(forScheme: "https") is EncryptedStorage)
+        #expect(routed.backend(forScheme: "http") is MemoryStorage)
+        let memoryOnly = HTTPSRoutedStorage(keepingHTTPSInMemoryOnly: plain)
+        #expect(memoryOnly.encrypted == nil)
+        #expect(memoryOnly.backend(forScheme: "https") is MemoryStorage)
+    }
+}
