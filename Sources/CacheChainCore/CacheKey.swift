@@ -26,10 +26,10 @@ public struct CacheKey: Sendable, Hashable, Codable, Comparable, CustomStringCon
     ///   - path: Path and query.
     ///   - discriminator: Extra text for custom strategies; empty by default.
     public init(method: String, scheme: String, authority: String, path: String, discriminator: String = "") {
-        let upper = method.uppercased()
+        let upper = Self.uppercased(method)
         self.method = upper == "HEAD" ? "GET" : upper
-        self.scheme = scheme.lowercased()
-        self.authority = Self.normalizeAuthority(authority.lowercased(), scheme: self.scheme)
+        self.scheme = Self.lowercased(scheme)
+        self.authority = Self.normalizeAuthority(Self.lowercased(authority), scheme: self.scheme)
         self.path = path.isEmpty ? "/" : Self.stripFragment(path)
         self.discriminator = discriminator
     }
@@ -82,8 +82,31 @@ public struct CacheKey: Sendable, Hashable, Codable, Comparable, CustomStringCon
         return authority
     }
 
+    // Keys are built on every lookup and store: the common case (ASCII, already in canonical case, no
+    // fragment) returns the string itself instead of a case-mapped copy.
+
+    /// `text.lowercased()`, without a copy when it is ASCII with no capital letter.
+    private static func lowercased(_ text: String) -> String {
+        var needsMapping = false
+        for byte in text.utf8 where byte >= 0x80 || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) {
+            needsMapping = true
+            break
+        }
+        return needsMapping ? text.lowercased() : text
+    }
+
+    /// `text.uppercased()`, without a copy when it is ASCII with no small letter.
+    private static func uppercased(_ text: String) -> String {
+        var needsMapping = false
+        for byte in text.utf8 where byte >= 0x80 || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) {
+            needsMapping = true
+            break
+        }
+        return needsMapping ? text.uppercased() : text
+    }
+
     private static func stripFragment(_ path: String) -> String {
-        guard let hash = path.firstIndex(of: "#") else { return path }
+        guard path.utf8.contains(UInt8(ascii: "#")), let hash = path.firstIndex(of: "#") else { return path }
         let trimmed = String(path[..<hash])
         return trimmed.isEmpty ? "/" : trimmed
     }
