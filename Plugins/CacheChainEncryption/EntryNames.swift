@@ -40,7 +40,7 @@ struct EntryNames: Sendable {
 
     /// The inner userInfo name that stands for a userInfo name: `cachechain-tag-` + 32 hex digits.
     static func tagName(_ name: String, under encryptionKey: EncryptionKey) throws(CacheChainError) -> String {
-        var writer = ByteWriter()
+        var writer = BinaryWriter(byteOrder: .bigEndian, capacity: 256)
         writer.string("tag")
         writer.string(name)
         let digest = try HMACSHA256.authenticationCode(key: encryptionKey.namingKey, message: writer.bytes)
@@ -60,8 +60,8 @@ struct EntryNames: Sendable {
     }
 
     /// The cache key's parts, each length-prefixed, so that no two keys encode alike.
-    private static func keyWriter(_ key: CacheKey, label: String) -> ByteWriter {
-        var writer = ByteWriter(capacity: 64 + key.path.utf8.count + key.authority.utf8.count + key.discriminator.utf8.count)
+    private static func keyWriter(_ key: CacheKey, label: String) -> BinaryWriter {
+        var writer = BinaryWriter(byteOrder: .bigEndian, capacity: 64 + key.path.utf8.count + key.authority.utf8.count + key.discriminator.utf8.count)
         writer.string(label)
         writer.string(key.method)
         writer.string(key.scheme)

@@ -127,7 +127,7 @@ enum EnvelopeCodec {
     }
 
     private static func aadPrefix(_ header: EnvelopeHeader, _ names: EntryNames) -> [UInt8] {
-        var writer = ByteWriter(capacity: header.encoded.count + 160)
+        var writer = BinaryWriter(byteOrder: .bigEndian, capacity: header.encoded.count + 160)
         writer.raw(header.encoded)
         writer.string(names.entry)
         writer.string(names.variant)

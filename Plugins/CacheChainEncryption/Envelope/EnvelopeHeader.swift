@@ -32,7 +32,7 @@ struct EnvelopeHeader {
         salt = Array(random[0..<Self.saltByteCount])
         nonce = Array(random[Self.saltByteCount...])
         self.segmentSize = segmentSize
-        var writer = ByteWriter(capacity: Self.maximumByteCount)
+        var writer = BinaryWriter(byteOrder: .bigEndian, capacity: Self.maximumByteCount)
         writer.raw(Self.magic)
         writer.u8(Self.version)
         writer.u8(UInt8(keyID.utf8.count))

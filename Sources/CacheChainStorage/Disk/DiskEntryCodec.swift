@@ -1,47 +1,20 @@
 import CacheChainCore
-import Foundation
-import HTTPTypes
 
-/// The binary form of an entry's metadata (everything but the body), version 1.
+/// The binary form of an entry's metadata on disk (everything but the body), version 1: the version byte,
+/// then the shared ``CacheEntryMetadataCoding`` layout with little-endian integers.
 ///
 /// Binary rather than JSON because it is decoded on every hit: `Codable` + `JSONDecoder` costs tens of
-/// microseconds per entry, this a few. Layout (integers little-endian, strings and data as a 32-bit
-/// length + bytes): version `1` · key (method, scheme, authority, path, discriminator) · variant key ·
-/// request (method, optional scheme/authority/path, fields) · response (status code, reason phrase,
-/// fields) · userInfo (count, name + JSON data) · storage policy · request, response and stored times
-/// (IEEE-754 bit patterns, so dates round-trip exactly) · body length. Fields are a count, then
-/// name, HPACK indexing strategy and raw value bytes each, in order (repeated fields kept).
+/// microseconds per entry, this a few.
 enum DiskEntryCodec {
     static let version: UInt8 = 1
 
+    /// What damaged metadata is called in errors.
+    static let subject = "a disk cache entry's metadata"
+
     static func encodeMeta(_ entry: CacheEntry) -> [UInt8] {
-        var writer = ByteWriter()
+        var writer = BinaryWriter(byteOrder: .littleEndian)
         writer.u8(version)
-        writer.string(entry.key.method)
-        writer.string(entry.key.scheme)
-        writer.string(entry.key.authority)
-        writer.string(entry.key.path)
-        writer.string(entry.key.discriminator)
-        writer.string(entry.variantKey)
-        writer.string(entry.request.method.rawValue)
-        writer.optionalString(entry.request.scheme)
-        writer.optionalString(entry.request.authority)
-        writer.optionalString(entry.request.path)
-        encodeFields(entry.request.headerFields, into: &writer)
-        writer.u32(UInt32(entry.cached.response.status.code))
-        writer.string(entry.cached.response.status.reasonPhrase)
-        encodeFields(entry.cached.response.headerFields, into: &writer)
-        let info = entry.cached.userInfo.encodedValues.sorted { $0.key < $1.key }
-        writer.u32(UInt32(info.count))
-        for (name, value) in info {
-            writer.string(name)
-            writer.data(value)
-        }
-        writer.u8(policyCode(entry.cached.storagePolicy))
-        writer.u64(entry.cached.requestTime.timeIntervalSinceReferenceDate.bitPattern)
-        writer.u64(entry.cached.responseTime.timeIntervalSinceReferenceDate.bitPattern)
-        writer.u64(entry.storedAt.timeIntervalSinceReferenceDate.bitPattern)
-        writer.u64(UInt64(entry.cached.body.count))
+        CacheEntryMetadataCoding.encode(entry, into: &writer)
         return writer.bytes
     }
 
@@ -58,117 +31,10 @@ enum DiskEntryCodec {
         _ bytes: UnsafeRawBufferPointer,
         body: HTTPBody
     ) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
-        var reader = ByteReader(bytes)
+        var reader = BinaryReader(bytes, byteOrder: .littleEndian, subject: subject)
         guard try reader.u8() == version else {
             throw CacheChainError(.integrityCheckFailed, "a disk cache entry has an unknown metadata version")
         }
-        let key = CacheKey(
-            method: try reader.string(),
-            scheme: try reader.string(),
-            authority: try reader.string(),
-            path: try reader.string(),
-            discriminator: try reader.string()
-        )
-        let variantKey = try reader.string()
-        guard let method = HTTPRequest.Method(try reader.string()) else { throw malformed("request method") }
-        let request = HTTPRequest(
-            method: method,
-            scheme: try reader.optionalString(),
-            authority: try reader.optionalString(),
-            path: try reader.optionalString(),
-            headerFields: try decodeFields(&reader)
-        )
-        let code = Int(try reader.u32())
-        guard (100...999).contains(code) else { throw malformed("status") }
-        let reason = try reader.string()
-        let response = HTTPResponse(
-            status: HTTPResponse.Status(code: code, reasonPhrase: reason),
-            headerFields: try decodeFields(&reader)
-        )
-        let infoCount = Int(try reader.u32())
-        var info: [String: Data] = [:]
-        for _ in 0..<min(infoCount, bytes.count) {
-            let name = try reader.string()
-            info[name] = Data(try reader.data())
-        }
-        guard let policy = policy(try reader.u8()) else { throw malformed("storage policy") }
-        let requestTime = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.u64()))
-        let responseTime = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.u64()))
-        let storedAt = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.u64()))
-        let bodyLength = Int(truncatingIfNeeded: try reader.u64())
-        guard reader.isAtEnd, bodyLength >= 0 else { throw malformed("length") }
-        var entry = CacheEntry(
-            key: key,
-            request: request,
-            cached: CachedResponse(
-                response: response,
-                body: body,
-                userInfo: CacheUserInfo(encodedValues: info),
-                storagePolicy: policy,
-                requestTime: requestTime,
-                responseTime: responseTime
-            ),
-            storedAt: storedAt
-        )
-        entry.variantKey = variantKey
-        return (entry, bodyLength)
-    }
-
-    private static func encodeFields(_ fields: HTTPFields, into writer: inout ByteWriter) {
-        writer.u32(UInt32(fields.count))
-        for field in fields {
-            writer.string(field.name.rawName)
-            writer.u8(strategyCode(field.indexingStrategy))
-            field.withUnsafeBytesOfValue { writer.data($0) }
-        }
-    }
-
-    private static func decodeFields(_ reader: inout ByteReader) throws(CacheChainError) -> HTTPFields {
-        let count = Int(try reader.u32())
-        var fields = HTTPFields()
-        fields.reserveCapacity(min(count, 256))
-        for _ in 0..<count {
-            guard let name = HTTPField.Name(try reader.string()) else { throw malformed("field name") }
-            let strategy = try reader.u8()
-            var field = HTTPField(name: name, value: try reader.data())
-            field.indexingStrategy = switch strategy {
-            case 1: .prefer
-            case 2: .avoid
-            case 3: .disallow
-            default: .automatic
-            }
-            fields.append(field)
-        }
-        return fields
-    }
-
-    private static func strategyCode(_ strategy: HTTPField.DynamicTableIndexingStrategy) -> UInt8 {
-        switch strategy {
-        case .prefer: 1
-        case .avoid: 2
-        case .disallow: 3
-        default: 0
-        }
-    }
-
-    private static func policyCode(_ policy: StoragePolicy) -> UInt8 {
-        switch policy {
-        case .allowed: 0
-        case .allowedInMemoryOnly: 1
-        case .notAllowed: 2
-        }
-    }
-
-    private static func policy(_ code: UInt8) -> StoragePolicy? {
-        switch code {
-        case 0: .allowed
-        case 1: .allowedInMemoryOnly
-        case 2: .notAllowed
-        default: nil
-        }
-    }
-
-    private static func malformed(_ what: String) -> CacheChainError {
-        CacheChainError(.integrityCheckFailed, "a disk cache entry's metadata is malformed (\(what))")
+        return try CacheEntryMetadataCoding.decode(&reader, body: body)
     }
 }

@@ -63,7 +63,7 @@ enum DiskEntryFile {
             throw failure ?? CacheChainError(.bodyUnreadable, "reading the body to store failed", underlying: error)
         }
         let checksum = hasher.finalize()
-        var header = ByteWriter(capacity: headerSize)
+        var header = BinaryWriter(byteOrder: .littleEndian, capacity: headerSize)
         header.u32(magic)
         header.u32(version)
         header.u32(UInt32(meta.count))
@@ -171,7 +171,7 @@ enum DiskEntryFile {
         var checksum: UInt64
 
         init?(_ raw: UnsafeRawBufferPointer) {
-            var reader = ByteReader(raw)
+            var reader = BinaryReader(raw, byteOrder: .littleEndian, subject: "a disk cache entry file's header")
             guard let magic = try? reader.u32(), let version = try? reader.u32(), let metaLength = try? reader.u32(),
                   (try? reader.u32()) != nil, let bodyLength = try? reader.u64(), let checksum = try? reader.u64()
             else { return nil }
