@@ -66,8 +66,10 @@ let package = Package(
         ),
         // SQLite 3 (Debian: libsqlite3-dev): the disk backend's index.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // xxHash (XXH3 with run-time SIMD dispatch): the disk entries' integrity checksum.
+        .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         // Storage backends: memory, disk (SQLite index + entry files), tiered.
-        .target(name: "CacheChainStorage", dependencies: ["CacheChainCore", "CSQLite"], swiftSettings: strictSettings),
+        .target(name: "CacheChainStorage", dependencies: ["CacheChainCore", "CSQLite", "CXXHash"], swiftSettings: strictSettings),
         // The built-in interceptors: cache policy, revalidation, storage decision, userInfo stamping.
         .target(
             name: "CacheChainInterceptors",
@@ -224,7 +226,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CacheChainStorageTests",
-            dependencies: ["CacheChainStorage", "CacheChainTesting", "cachechain-storage-probe"],
+            dependencies: ["CacheChainStorage", "CacheChainTesting", "CXXHash", "cachechain-storage-probe"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -3,7 +3,7 @@
 # Safe to run repeatedly; needs root (or sudo) the first time.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libssl-dev pkg-config libhiredis-dev redis-server libsqlite3-dev)
+packages=(libcurl4-openssl-dev libssl-dev pkg-config libhiredis-dev redis-server libsqlite3-dev libxxhash-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

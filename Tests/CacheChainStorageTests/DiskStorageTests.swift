@@ -95,22 +95,43 @@ struct DiskStorageTests {
         try await storage.store(stored)
         let body = try #require(try await storage.entries(for: stored.key).first?.cached.body)
         let file = try #require(body.file)
-        #expect(file.path.hasPrefix(directory.path + "/cache/v1/"))
+        #expect(file.path.hasPrefix(directory.path + "/cache/v2/"))
         #expect(try body.collect() == bytes)
     }
 
-    @Test("an unknown format version is refused with invalid-configuration and nothing is wiped")
+    @Test("a newer or unknown format version is refused with invalid-configuration and nothing is wiped")
     func unknownFormat() async throws {
         let directory = TemporaryDirectory()
         do {
             let storage = try DiskStorage(directory: directory.path)
             try await storage.store(entry("/kept"))
         }
+        for foreign in ["3", "banana"] {
+            try Data("\(foreign)\n".utf8).write(to: URL(fileURLWithPath: directory.path + "/cachechain-format"))
+            #expect { try DiskStorage(directory: directory.path) } throws: { ($0 as? CacheChainError)?.code == .invalidConfiguration }
+            #expect(FileManager.default.fileExists(atPath: directory.path + "/v2/index.sqlite"))
+        }
         try Data("2\n".utf8).write(to: URL(fileURLWithPath: directory.path + "/cachechain-format"))
-        #expect { try DiskStorage(directory: directory.path) } throws: { ($0 as? CacheChainError)?.code == .invalidConfiguration }
-        #expect(FileManager.default.fileExists(atPath: directory.path + "/v1/index.sqlite"))
-        try Data("1\n".utf8).write(to: URL(fileURLWithPath: directory.path + "/cachechain-format"))
         #expect(try await DiskStorage(directory: directory.path).entries(for: entry("/kept").key).count == 1)
+    }
+
+    @Test("a format 1 directory (an older build's XXH64 entries) is emptied and upgraded to format 2 when opened")
+    func olderFormatUpgraded() async throws {
+        let directory = TemporaryDirectory()
+        let older = directory.path + "/v1"
+        try FileManager.default.createDirectory(atPath: older + "/ab", withIntermediateDirectories: true)
+        try Data("old index".utf8).write(to: URL(fileURLWithPath: older + "/index.sqlite"))
+        try Data("old entry".utf8).write(to: URL(fileURLWithPath: older + "/ab/" + String(repeating: "a", count: 64) + ".0"))
+        try Data("1\n".utf8).write(to: URL(fileURLWithPath: directory.path + "/cachechain-format"))
+
+        let storage = try DiskStorage(directory: directory.path)
+        #expect(!FileManager.default.fileExists(atPath: older))
+        let format = try String(contentsOfFile: directory.path + "/cachechain-format", encoding: .utf8)
+        #expect(format == "\(DiskStorage.formatVersion)\n")
+        #expect(DiskStorage.formatVersion == 2)
+        try await storage.store(entry("/new"))
+        #expect(try await storage.entries(for: entry("/new").key).count == 1)
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/v2/index.sqlite"))
     }
 
     @Test("a directory path under a regular file is a typed error")
@@ -138,10 +159,10 @@ struct DiskStorageTests {
         let storage = try DiskStorage(configuration: .init(directory: directory.path, orphanGracePeriod: .zero))
         let kept = entry("/kept", bytes: 100_000)
         try await storage.store(kept)
-        let stray = directory.path + "/v1/ab/" + String(repeating: "a", count: 64) + ".0000000000000000"
-        try FileManager.default.createDirectory(atPath: directory.path + "/v1/ab", withIntermediateDirectories: true)
+        let stray = directory.path + "/v2/ab/" + String(repeating: "a", count: 64) + ".0000000000000000"
+        try FileManager.default.createDirectory(atPath: directory.path + "/v2/ab", withIntermediateDirectories: true)
         try Data("orphan".utf8).write(to: URL(fileURLWithPath: stray))
-        let temporary = directory.path + "/v1/tmp/0123456789abcdef.tmp"
+        let temporary = directory.path + "/v2/tmp/0123456789abcdef.tmp"
         try Data("partial".utf8).write(to: URL(fileURLWithPath: temporary))
         await storage.sweepOrphans()
         #expect(!FileManager.default.fileExists(atPath: stray))

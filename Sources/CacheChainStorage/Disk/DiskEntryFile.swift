@@ -5,16 +5,16 @@ import Darwin
 #endif
 import CacheChainCore
 
-/// The entry file of a large body: `v1/<2 hex>/<SHA-256 of key and variant>.<16 hex write id>`.
+/// The entry file of a large body: `v2/<2 hex>/<SHA-256 of key and variant>.<16 hex write id>`.
 ///
-/// Layout: a 32-byte header — magic `CCDE`, format version (u32), metadata length (u32), reserved (u32),
-/// body length (u64), XXH64 of metadata + body (u64), little-endian — then the metadata
+/// Layout: a 32-byte header — magic `CCDE`, format version (u32, 2), metadata length (u32), reserved (u32),
+/// body length (u64), ``EntryChecksum`` (XXH3-64) of metadata + body (u64), little-endian — then the metadata
 /// (``DiskEntryCodec``), then the body. A file is written once under a temporary name and renamed into
 /// place; it is never modified afterwards, so a reader that opened it keeps reading the same bytes.
 enum DiskEntryFile {
     static let headerSize = 32
     static let magic: UInt32 = 0x4544_4343  // "CCDE" read as little-endian
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
 
     /// Writes metadata and body (streamed, bounded memory) to a new file; returns the checksum.
     static func create(meta: [UInt8], body: HTTPBody, at path: String, sync: Bool) throws(CacheChainError) -> UInt64 {
@@ -44,10 +44,10 @@ enum DiskEntryFile {
         body: HTTPBody,
         path: String
     ) throws(CacheChainError) -> UInt64 {
-        var hasher = XXHash64()
+        var hasher = EntryChecksum()
         try writeAll(descriptor, [UInt8](repeating: 0, count: headerSize), path)
         try writeAll(descriptor, meta, path)
-        meta.withUnsafeBytes { hasher.update($0) }
+        hasher.update(meta)
         var failure: CacheChainError?
         do {
             try body.forEachChunk { chunk in
@@ -62,7 +62,7 @@ enum DiskEntryFile {
         } catch {
             throw failure ?? CacheChainError(.bodyUnreadable, "reading the body to store failed", underlying: error)
         }
-        let checksum = hasher.finalize()
+        let checksum = hasher.value
         var header = BinaryWriter(byteOrder: .littleEndian, capacity: headerSize)
         header.u32(magic)
         header.u32(version)
@@ -141,14 +141,14 @@ enum DiskEntryFile {
         guard header.metaLength == metaLength, header.bodyLength == bodyLength, header.checksum == checksum else {
             throw damaged(path, "does not match its index row")
         }
-        var hasher = XXHash64()
+        var hasher = EntryChecksum()
         let meta = try readArray(descriptor, count: metaLength, at: headerSize, path)
-        meta.withUnsafeBytes { hasher.update($0) }
+        hasher.update(meta)
         let bodyStart = headerSize + metaLength
         if bodyLength <= inMemoryLimit {
             let body = try readArray(descriptor, count: bodyLength, at: bodyStart, path)
-            body.withUnsafeBytes { hasher.update($0) }
-            guard hasher.finalize() == checksum else { throw damaged(path, "does not match its checksum") }
+            hasher.update(body)
+            guard hasher.value == checksum else { throw damaged(path, "does not match its checksum") }
             return Contents(meta: meta, body: HTTPBody(body))
         }
         var position = 0
@@ -158,7 +158,7 @@ enum DiskEntryFile {
             hasher.update(UnsafeRawBufferPointer(chunk))
             position += chunk.count
         }
-        guard hasher.finalize() == checksum else { throw damaged(path, "does not match its checksum") }
+        guard hasher.value == checksum else { throw damaged(path, "does not match its checksum") }
         // The name is never reused, so reopening it yields the bytes just verified (or fails if evicted).
         return Contents(meta: meta, body: HTTPBody(file: try BodyFile(path: path, offset: bodyStart, length: bodyLength)))
     }

@@ -2,11 +2,17 @@ import CacheChainCore
 import Foundation
 
 extension DiskStorage {
-    /// Checks (or writes) the directory's format version file.
+    /// Checks (or writes) the directory's format version file. A directory of an older format this build
+    /// knows (``olderFormats``) is upgraded by deleting the older format's folder — a cache can always be
+    /// refilled — and a newer or unknown one is refused, so a downgrade never destroys a newer cache.
     static func checkFormat(_ directory: String) throws(CacheChainError) {
         let path = "\(directory)/\(formatFileName)"
         if let bytes = POSIXFile.readWholeFile(path) {
             let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if let older = olderFormats.first(where: { "\($0)" == text }) {
+                try wipeOlderFormat(older, in: directory)
+                return
+            }
             guard text == "\(formatVersion)" else {
                 throw CacheChainError(
                     .invalidConfiguration,
@@ -20,6 +26,27 @@ extension DiskStorage {
             throw CacheChainError(.invalidConfiguration, "\(path) is a directory, expected the cache's format file")
         }
         try POSIXFile.writeAtomically(Array("\(formatVersion)\n".utf8), to: path)
+    }
+
+    /// Deletes `v<older>/` (index and entry files of the older format) and records the current format.
+    /// Another process of the same build may do the same at the same time; both outcomes are identical.
+    private static func wipeOlderFormat(_ older: Int, in directory: String) throws(CacheChainError) {
+        let folder = "\(directory)/v\(older)"
+        if FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.removeItem(atPath: folder)
+            } catch {
+                // Another opener may have removed part of it first; what matters is that it is gone now.
+                guard !FileManager.default.fileExists(atPath: folder) else {
+                    throw CacheChainError(
+                        .storageFailed,
+                        "cannot delete \(folder), the cache of an older CacheChain format: delete it by hand",
+                        underlying: error
+                    )
+                }
+            }
+        }
+        try POSIXFile.writeAtomically(Array("\(formatVersion)\n".utf8), to: "\(directory)/\(formatFileName)")
     }
 
     /// Opens the index; a damaged database file (corrupt pages, or a schema our statements no longer

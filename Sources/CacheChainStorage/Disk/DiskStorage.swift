@@ -9,11 +9,12 @@ import Foundation
 /// let client = HTTPCacheClient(transport: CurlTransport(), configuration: .init(storage: disk))
 /// ```
 ///
-/// **Layout.** `<directory>/cachechain-format` holds the format version (`1`); everything else is under
-/// `<directory>/v1/`: `index.sqlite` (SQLite, WAL) with one row per variant, `tmp/` for files being
+/// **Layout.** `<directory>/cachechain-format` holds the format version (`2`); everything else is under
+/// `<directory>/v2/`: `index.sqlite` (SQLite, WAL) with one row per variant, `tmp/` for files being
 /// written, and `00/`…`ff/` for entry files. Bodies up to ``Configuration/inlineBodyLimit`` live in the
 /// index row; larger ones in an entry file named by the SHA-256 of key and variant plus a unique write id.
-/// A directory with another format version is refused with `invalid-configuration` (never wiped).
+/// A directory of format 1 (an older build's) is emptied and upgraded; a newer or unknown format is refused
+/// with `invalid-configuration` (never wiped).
 ///
 /// **Writes.** A large body is streamed to a temporary file (bounded memory), synced when
 /// ``Durability/durable``, renamed into place, then the index row is replaced and the capacity enforced
@@ -21,7 +22,7 @@ import Foundation
 /// one, never a mix; leftovers (temporary files, files of replaced entries) are swept lazily, one shard
 /// directory every 64 stores, or at once by ``sweepOrphans()``.
 ///
-/// **Reads.** Every read checks the XXH64 checksum of metadata + body and that the stored key is the
+/// **Reads.** Every read checks the XXH3-64 checksum of metadata + body and that the stored key is the
 /// requested one. A damaged, truncated, foreign or missing entry is removed, reported as a
 /// ``CacheEvent/Kind/storageError`` event, and is a miss (the call throws `integrity-check-failed` when no
 /// variant of the key survived); other entries are never affected.
@@ -44,9 +45,12 @@ public actor DiskStorage: CacheStorage {
     var sweepShard = Int.random(in: 0..<256)
 
     static let formatFileName = "cachechain-format"
-    /// The directory format this build reads and writes, recorded in `<directory>/cachechain-format`; a
-    /// directory with another version is refused.
-    public static let formatVersion = 1
+    /// The directory format this build reads and writes, recorded in `<directory>/cachechain-format`.
+    /// A directory of an older format is emptied and upgraded when opened (format 1 used XXH64 checksums;
+    /// 2 uses XXH3); a newer or unknown one is refused.
+    public static let formatVersion = 2
+    /// Older formats this build upgrades by deleting their folder.
+    static let olderFormats = [1]
     static let pendingUseLimit = 256
 
     /// Opens (creating when needed) a disk cache.
@@ -59,7 +63,7 @@ public actor DiskStorage: CacheStorage {
         if directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
         try POSIXFile.makeDirectories(directory)
         try Self.checkFormat(directory)
-        root = directory + "/v1"
+        root = directory + "/v\(Self.formatVersion)"
         try POSIXFile.makeDirectories(root + "/tmp")
         index = try Self.openIndex(root, durable: configuration.durability == .durable)
         Self.sweepTemporaryFiles(root, grace: configuration.orphanGracePeriod)
@@ -139,10 +143,7 @@ public actor DiskStorage: CacheStorage {
             return try DiskEntryCodec.decodeMeta(contents.meta, body: contents.body)
         }
         let body = row.body ?? []
-        var hasher = XXHash64()
-        row.meta.withUnsafeBytes { hasher.update($0) }
-        body.withUnsafeBytes { hasher.update($0) }
-        guard hasher.finalize() == row.checksum, body.count == row.bodyLength else {
+        guard EntryChecksum.of(row.meta, body) == row.checksum, body.count == row.bodyLength else {
             throw CacheChainError(.integrityCheckFailed, "an index row's inline body does not match its checksum")
         }
         return try DiskEntryCodec.decodeMeta(row.meta, body: HTTPBody(body))
@@ -189,10 +190,7 @@ public actor DiskStorage: CacheStorage {
         )
         if isInline {
             let body = try entry.cached.body.collect()
-            var hasher = XXHash64()
-            meta.withUnsafeBytes { hasher.update($0) }
-            body.withUnsafeBytes { hasher.update($0) }
-            row.checksum = hasher.finalize()
+            row.checksum = EntryChecksum.of(meta, body)
             row.body = body
         } else {
             let name = SHA256.hexDigest(Array("\(row.key)\n\(row.variant)".utf8)) + "." + POSIXFile.randomHex()
