@@ -76,12 +76,16 @@ func runDiskScenarios(iterations: Int) async throws {
 }
 
 /// Lookup latency with 1k, 100k and 1M entries (64-byte bodies), and the open time of the largest cache.
+///
+/// The caches are filled first, then measured interleaved — rounds of 1,000 lookups on each in turn — so
+/// that a change in the machine's load (the fills write gigabytes, the machine is shared) lands on every
+/// size alike instead of on whichever was measured last.
 func runDiskScaleScenarios(iterations: Int, base: String) async throws {
     let maximum = Int(ProcessInfo.processInfo.environment["BENCH_DISK_SCALE_MAX"] ?? "") ?? 1_000_000
     let sizes = [1_000, 100_000, 1_000_000].filter { $0 <= maximum }
     printSection("Disk hit latency vs number of stored entries (64-byte bodies)")
-    var smallest: Measurement?
     let body = HTTPBody([UInt8](repeating: 7, count: 64))
+    var caches: [(size: Int, storage: DiskStorage, probes: [CacheKey])] = []
     for size in sizes {
         let directory = "\(base)/scale-\(size)"
         let fillStart = ContinuousClock.now
@@ -98,16 +102,34 @@ func runDiskScaleScenarios(iterations: Int, base: String) async throws {
         let firstFound = try await storage.entries(for: firstKey)
         precondition(firstFound.count == 1)
         let first = ContinuousClock.now - firstStart
-        let probes = (0..<1024).map { CacheKey(method: "GET", scheme: "http", authority: "origin.test", path: "/n/\(($0 &* 7919) % size)") }
-        var next = 0
-        let hit = try await measure("disk hit with \(size) entries", iterations: min(iterations, 50_000), warmUp: 1000) {
-            let found = try await storage.entries(for: probes[next & 1023])
-            next &+= 1
-            precondition(found.count == 1)
-        }
-        let indexSize = indexFileSize(directory + "/v1/index.sqlite")
+        let indexSize = indexFileSize(directory + "/v\(DiskStorage.formatVersion)/index.sqlite")
         print("   (filled \(size) entries in \(fill); open \(opened); first lookup \(first); index \(indexSize >> 20) MiB)")
-        if let smallest { printComparison(hit, smallest) } else { smallest = hit }
+        let probes = (0..<1024).map { CacheKey(method: "GET", scheme: "http", authority: "origin.test", path: "/n/\(($0 &* 7919) % size)") }
+        caches.append((size, storage, probes))
+    }
+    let round = 1_000
+    let rounds = max(1, min(iterations, 50_000) / round)
+    var results = caches.map { Measurement(name: "disk hit with \($0.size) entries", samples: []) }
+    var next = 0
+    for cache in caches {
+        _ = try await measure("warm-up", iterations: 0, warmUp: round) {
+            _ = try await cache.storage.entries(for: cache.probes[next & 1023])
+            next &+= 1
+        }
+    }
+    for _ in 0..<rounds {
+        for (position, cache) in caches.enumerated() {
+            let batch = try await measure(results[position].name, iterations: round, warmUp: 0) {
+                let found = try await cache.storage.entries(for: cache.probes[next & 1023])
+                next &+= 1
+                precondition(found.count == 1)
+            }
+            results[position].samples += batch.samples
+        }
+    }
+    print("   (measured interleaved: \(rounds) rounds of \(round) lookups per size)")
+    if let smallest = results.first {
+        for larger in results.dropFirst() { printComparison(larger, smallest) }
     }
 }
 

@@ -55,8 +55,11 @@ struct EntryNames: Sendable {
 
     private static let template = CacheKey(method: "GET", scheme: "https", authority: authority, path: "/")
 
+    /// The entry name of a cache key under a key, remembered by the key (``DerivedKeyCache``).
     private static func entryName(for key: CacheKey, under encryptionKey: EncryptionKey) throws(CacheChainError) -> String {
-        Hex.encode(try HMACSHA256.authenticationCode(key: encryptionKey.namingKey, message: keyWriter(key, label: "key").bytes))
+        try encryptionKey.derived.entryName(for: key) { () throws(CacheChainError) in
+            Hex.encode(try HMACSHA256.authenticationCode(key: encryptionKey.namingKey, message: keyWriter(key, label: "key").bytes))
+        }
     }
 
     /// The cache key's parts, each length-prefixed, so that no two keys encode alike.

@@ -120,9 +120,12 @@ enum EnvelopeCodec {
         return try assembler.finish()
     }
 
+    /// The envelope's subkey, remembered by the key (``DerivedKeyCache``) under the header's random salt.
     private static func subkey(_ key: EncryptionKey, _ header: EnvelopeHeader) throws(CacheChainError) -> SecureBytes {
-        try header.salt.withBytes { (salt) throws(CacheChainError) in
-            try HKDFSHA256.deriveKey(from: key.material, salt: salt, info: subkeyInfo, byteCount: AES256GCM.keyByteCount)
+        try key.derived.subkey(salt: header.salt) { () throws(CacheChainError) in
+            try header.salt.withBytes { (salt) throws(CacheChainError) in
+                try HKDFSHA256.deriveKey(from: key.material, salt: salt, info: subkeyInfo, byteCount: AES256GCM.keyByteCount)
+            }
         }
     }
 

@@ -21,6 +21,9 @@ public struct EncryptionKey: Sendable, CustomStringConvertible, CustomDebugStrin
     /// HKDF(master, info: "CacheChain names v1"): the HMAC key that names entries on the inner backend.
     let namingKey: SecureBytes
 
+    /// Entry names and per-entry subkeys already derived from this key; released (and wiped) with it.
+    let derived: DerivedKeyCache
+
     /// The key length in bytes.
     public static let byteCount = 32
 
@@ -41,6 +44,7 @@ public struct EncryptionKey: Sendable, CustomStringConvertible, CustomDebugStrin
 
     init(material: SecureBytes, id: String?) throws(CacheChainError) {
         self.material = material
+        derived = DerivedKeyCache()
         namingKey = try HKDFSHA256.deriveKey(
             from: material, salt: UnsafeRawBufferPointer(start: nil, count: 0), info: Array("CacheChain names v1".utf8), byteCount: 32
         )
