@@ -2,27 +2,11 @@ import CacheChainCore
 @testable import CacheChainEncryption
 import CacheChainStorage
 import CacheChainTesting
+import HTTPTypes
 import Testing
 
-@Suite("Derived names and subkeys remembered with their key")
+@Suite("Derived names, subkeys and metadata remembered with their key")
 struct DerivedKeyCacheTests {
-    @Test("a bounded memo forgets its oldest insertion first and never exceeds its capacity")
-    func boundedMemo() {
-        var memo = BoundedMemo<Int, String>(capacity: 3)
-        for value in 0..<3 { memo.insert("v\(value)", for: value) }
-        memo.insert("v0 again", for: 0)
-        #expect(memo.count == 3)
-        #expect(memo.value(for: 0) == "v0 again")
-        memo.insert("v3", for: 3)
-        #expect(memo.count == 3)
-        #expect(memo.value(for: 0) == nil)
-        #expect(memo.value(for: 1) == "v1")
-        memo.insert("v4", for: 4)
-        #expect(memo.value(for: 1) == nil)
-        #expect(memo.value(for: 2) == "v2")
-        #expect(memo.value(for: 4) == "v4")
-    }
-
     @Test("a store and a hit remember one name and one subkey; another instance of the same key derives the same ones and opens the entry")
     func rememberedAndEquivalent() async throws {
         let bytes = (0..<32).map { UInt8(truncatingIfNeeded: $0 &* 11) }
@@ -35,6 +19,7 @@ struct DerivedKeyCacheTests {
         #expect(try await storage.entries(for: entry.key) == [entry])
         #expect(first.derived.counts.names == 1)
         #expect(first.derived.counts.subkeys == 1)
+        #expect(first.derived.counts.metadata == 1)
 
         let second = try EncryptionKey(bytes: bytes, id: "k")
         #expect(second.derived.counts.names == 0)
@@ -42,6 +27,31 @@ struct DerivedKeyCacheTests {
         #expect(try await reopened.entries(for: entry.key) == [entry])
         #expect(second.derived.counts.names == 1)
         #expect(second.derived.counts.subkeys == 1)
+        #expect(second.derived.counts.metadata == 1)
+    }
+
+    @Test("remembered metadata is only reused for the same envelope bytes: a re-stored entry is read with its new headers")
+    func metadataFollowsTheEnvelope() async throws {
+        let key = try EncryptionKey.random(id: "meta")
+        let storage = EncryptedStorage(wrapping: MemoryStorage(capacity: 8 << 20), keys: InMemoryKeyProvider(key: key))
+        var entry = markedEntry(path: "/re-stored")
+        try await storage.store(entry)
+        #expect(try await storage.entries(for: entry.key) == [entry])
+        entry.cached.response.headerFields[.eTag] = "\"second\""
+        try await storage.store(entry)
+        let found = try await storage.entries(for: entry.key)
+        #expect(found == [entry])
+        #expect(found.first?.cached.response.headerFields[.eTag] == "\"second\"")
+        #expect(key.derived.counts.metadata == 2)
+    }
+
+    @Test("an envelope salt is four words of exactly 32 bytes; equal bytes give equal salts")
+    func envelopeSalt() {
+        let bytes = (0..<32).map { UInt8($0) }
+        #expect(EnvelopeSalt(bytes) == EnvelopeSalt(bytes))
+        #expect(EnvelopeSalt(bytes) != EnvelopeSalt(bytes.reversed()))
+        #expect(EnvelopeSalt(Array(bytes.prefix(31))) == nil)
+        #expect(EnvelopeSalt(bytes + [0]) == nil)
     }
 
     @Test("memoized subkeys never open an entry for a key that is not provided any more")

@@ -95,6 +95,7 @@ enum EnvelopeCodec {
                         "an encrypted entry was sealed with key \(header.keyID), which is no longer provided (rotated out or destroyed)"
                     )
                 }
+                assembler.remember(in: key.derived, salt: header.salt)
                 opener = try SegmentOpener(
                     subkey: try subkey(key, header), header: header, aadPrefix: aadPrefix(header, names),
                     expectedCount: BodyBytes.count(of: envelope) - header.encoded.count

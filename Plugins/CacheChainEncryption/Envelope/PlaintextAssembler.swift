@@ -14,10 +14,18 @@ struct PlaintextAssembler {
     private(set) var decoded: (entry: CacheEntry, bodyLength: Int)?
     /// The body being decrypted: in memory, or in a spool file when larger than the spool's limit.
     private var body: ByteSink?
+    /// Where decoded metadata is remembered, and the envelope's salt (set once the header is read).
+    private var memo: (cache: DerivedKeyCache, salt: [UInt8])?
 
     init(metadataOnly: Bool, spool: SpoolPolicy) {
         self.metadataOnly = metadataOnly
         self.spool = spool
+    }
+
+    /// Lets the metadata decoding be remembered by (and reused from) the opening key's memo, under the
+    /// envelope's salt.
+    mutating func remember(in cache: DerivedKeyCache, salt: [UInt8]) {
+        memo = (cache, salt)
     }
 
     /// Whether nothing more is needed (metadata-only mode with the metadata decoded).
@@ -66,7 +74,13 @@ struct PlaintextAssembler {
     }
 
     private mutating func decodeMetadata() throws(CacheChainError) {
-        let result = try EntryMetadataCodec.decode(metadata)
+        let result = if let memo {
+            try memo.cache.metadata(salt: memo.salt, plaintext: metadata) { (plaintext) throws(CacheChainError) in
+                try EntryMetadataCodec.decode(plaintext)
+            }
+        } else {
+            try EntryMetadataCodec.decode(metadata)
+        }
         decoded = result
         if !metadataOnly { body = try ByteSink(expectedCount: result.bodyLength, policy: spool) }
     }

@@ -38,6 +38,10 @@ enum DiskEntryFile {
     }
 
     /// Writes header placeholder, metadata and body, then the real header; returns the checksum.
+    ///
+    /// Header placeholder, metadata and the first body chunk go out in one `write`: a file that starts with
+    /// a few tiny writes is cached by Linux in small page-cache folios and every later read of it is slower
+    /// (reading a 1 MiB entry written 32 B + 300 B + 256 KiB… took 54 µs against 40 µs here).
     private static func writeContents(
         _ descriptor: Int32,
         meta: [UInt8],
@@ -45,15 +49,20 @@ enum DiskEntryFile {
         path: String
     ) throws(CacheChainError) -> UInt64 {
         var hasher = EntryChecksum()
-        try writeAll(descriptor, [UInt8](repeating: 0, count: headerSize), path)
-        try writeAll(descriptor, meta, path)
         hasher.update(meta)
+        var opening: [UInt8]? = [UInt8](repeating: 0, count: headerSize) + meta
         var failure: CacheChainError?
         do {
             try body.forEachChunk { chunk in
                 hasher.update(chunk)
                 do throws(CacheChainError) {
-                    try writeAll(descriptor, chunk, path)
+                    if var first = opening {
+                        opening = nil
+                        first.append(contentsOf: chunk)
+                        try writeAll(descriptor, first, path)
+                    } else {
+                        try writeAll(descriptor, chunk, path)
+                    }
                 } catch {
                     failure = error
                     throw error
@@ -62,6 +71,7 @@ enum DiskEntryFile {
         } catch {
             throw failure ?? CacheChainError(.bodyUnreadable, "reading the body to store failed", underlying: error)
         }
+        if let opening { try writeAll(descriptor, opening, path) }
         let checksum = hasher.value
         var header = BinaryWriter(byteOrder: .littleEndian, capacity: headerSize)
         header.u32(magic)

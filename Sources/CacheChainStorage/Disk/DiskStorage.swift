@@ -40,6 +40,8 @@ public actor DiskStorage: CacheStorage {
     public nonisolated let configuration: Configuration
     let root: String
     var index: DiskIndex
+    /// Decodings of recently read metadata, reused while the bytes are the same.
+    var decodedMetadata = DecodedMetadataMemo()
     private var lastStamp: Int64 = 0
     private var storesSinceSweep = 0
     var sweepShard = Int.random(in: 0..<256)
@@ -140,13 +142,13 @@ public actor DiskStorage: CacheStorage {
                 path: path(ofFile: file), metaLength: row.meta.count, bodyLength: row.bodyLength,
                 checksum: row.checksum, inMemoryLimit: inMemoryLimit
             )
-            return try DiskEntryCodec.decodeMeta(contents.meta, body: contents.body)
+            return try decodedMetadata.decode(rowID: row.id, meta: contents.meta, body: contents.body)
         }
         let body = row.body ?? []
         guard EntryChecksum.of(row.meta, body) == row.checksum, body.count == row.bodyLength else {
             throw CacheChainError(.integrityCheckFailed, "an index row's inline body does not match its checksum")
         }
-        return try DiskEntryCodec.decodeMeta(row.meta, body: HTTPBody(body))
+        return try decodedMetadata.decode(rowID: row.id, meta: row.meta, body: HTTPBody(body))
     }
 
     private func read(_ row: DiskIndex.Row, key: CacheKey) throws(CacheChainError) -> CacheEntry {
