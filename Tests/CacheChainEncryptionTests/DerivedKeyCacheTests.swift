@@ -45,6 +45,23 @@ struct DerivedKeyCacheTests {
         #expect(key.derived.counts.metadata == 2)
     }
 
+    @Test("64 concurrent hits on one entry (one kept decryption context, taken out one open at a time) all return it")
+    func concurrentHitsShareTheContext() async throws {
+        let key = try EncryptionKey.random(id: "shared")
+        let storage = EncryptedStorage(wrapping: MemoryStorage(capacity: 8 << 20), keys: InMemoryKeyProvider(key: key))
+        let entry = markedEntry(path: "/shared", bodySize: 1024)
+        try await storage.store(entry)
+        let results = try await withThrowingTaskGroup(of: [CacheEntry].self) { group in
+            for _ in 0..<64 { group.addTask { try await storage.entries(for: entry.key) } }
+            var all: [[CacheEntry]] = []
+            for try await found in group { all.append(found) }
+            return all
+        }
+        #expect(results.count == 64)
+        #expect(results.allSatisfy { $0 == [entry] })
+        #expect(key.derived.counts.subkeys == 1)
+    }
+
     @Test("an envelope salt is four words of exactly 32 bytes; equal bytes give equal salts")
     func envelopeSalt() {
         let bytes = (0..<32).map { UInt8($0) }

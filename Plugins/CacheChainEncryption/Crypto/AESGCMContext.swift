@@ -4,8 +4,9 @@ internal import COpenSSL
 /// One libcrypto AES-256-GCM context whose key schedule is set once and reused for many messages (the
 /// segments of one entry), each with its own nonce and associated data.
 ///
-/// Not `Sendable`: a context lives inside one seal or open call.
-final class AESGCMContext {
+/// A context is used by one call at a time: it lives inside one seal or open call, or is parked idle in a
+/// ``SubkeyContexts`` slot between opens (taken out under the slot's lock before use).
+final class AESGCMContext: @unchecked Sendable { // invariant: never used by two calls at once — owned by one seal/open call, or parked in a SubkeyContexts slot and taken out under its lock
     private let context: OpaquePointer
     private let isEncrypting: Bool
 

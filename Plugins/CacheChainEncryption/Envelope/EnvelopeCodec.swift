@@ -25,7 +25,7 @@ enum EnvelopeCodec {
         let bodyCount = BodyBytes.count(of: entry.cached.body)
         let plaintextCount = 4 + metadata.count + bodyCount
         let sealer = try SegmentSealer(
-            subkey: try subkey(key, header), header: header, aadPrefix: aadPrefix(header, names), expectedCount: plaintextCount
+            subkey: try subkey(key, header).subkey, header: header, aadPrefix: aadPrefix(header, names), expectedCount: plaintextCount
         )
         let sealedCount = header.encoded.count + SegmentSealer.sealedByteCount(plaintextCount: plaintextCount, segmentSize: segmentSize)
         let envelope = try ByteSink(expectedCount: sealedCount, policy: spool)
@@ -74,6 +74,10 @@ enum EnvelopeCodec {
         metadataOnly: Bool,
         spool: SpoolPolicy
     ) throws(CacheChainError) -> CacheEntry {
+        if let bytes = envelope.inMemoryBytes,
+           let entry = try openSingleSegment(bytes, names: names, keys: keys, metadataOnly: metadataOnly) {
+            return entry
+        }
         var prefix: [UInt8] = []
         var opener: SegmentOpener?
         var assembler = PlaintextAssembler(metadataOnly: metadataOnly, spool: spool)
@@ -89,15 +93,10 @@ enum EnvelopeCodec {
                     }
                     return true
                 }
-                guard let key = keys.key(withID: header.keyID) else {
-                    throw CacheChainError(
-                        .keyUnavailable,
-                        "an encrypted entry was sealed with key \(header.keyID), which is no longer provided (rotated out or destroyed)"
-                    )
-                }
+                let key = try providedKey(header, keys)
                 assembler.remember(in: key.derived, salt: header.salt)
                 opener = try SegmentOpener(
-                    subkey: try subkey(key, header), header: header, aadPrefix: aadPrefix(header, names),
+                    subkey: try subkey(key, header).subkey, header: header, aadPrefix: aadPrefix(header, names),
                     expectedCount: BodyBytes.count(of: envelope) - header.encoded.count
                 )
                 sealed = UnsafeRawBufferPointer(rebasing: chunk[(header.encoded.count - before)...])
@@ -121,8 +120,21 @@ enum EnvelopeCodec {
         return try assembler.finish()
     }
 
-    /// The envelope's subkey, remembered by the key (``DerivedKeyCache``) under the header's random salt.
-    private static func subkey(_ key: EncryptionKey, _ header: EnvelopeHeader) throws(CacheChainError) -> SecureBytes {
+    /// The key named in the header.
+    /// - Throws: ``CacheChainError/Code/keyUnavailable`` when `keys` does not provide it (any more).
+    static func providedKey(_ header: EnvelopeHeader, _ keys: any KeyProvider) throws(CacheChainError) -> EncryptionKey {
+        guard let key = keys.key(withID: header.keyID) else {
+            throw CacheChainError(
+                .keyUnavailable,
+                "an encrypted entry was sealed with key \(header.keyID), which is no longer provided (rotated out or destroyed)"
+            )
+        }
+        return key
+    }
+
+    /// The envelope's subkey, remembered by the key (``DerivedKeyCache``) under the header's random salt
+    /// with a decryption context keyed with it.
+    static func subkey(_ key: EncryptionKey, _ header: EnvelopeHeader) throws(CacheChainError) -> SubkeyContexts {
         try key.derived.subkey(salt: header.salt) { () throws(CacheChainError) in
             try header.salt.withBytes { (salt) throws(CacheChainError) in
                 try HKDFSHA256.deriveKey(from: key.material, salt: salt, info: subkeyInfo, byteCount: AES256GCM.keyByteCount)
@@ -130,7 +142,7 @@ enum EnvelopeCodec {
         }
     }
 
-    private static func aadPrefix(_ header: EnvelopeHeader, _ names: EntryNames) -> [UInt8] {
+    static func aadPrefix(_ header: EnvelopeHeader, _ names: EntryNames) -> [UInt8] {
         var writer = BinaryWriter(byteOrder: .bigEndian, capacity: header.encoded.count + 160)
         writer.raw(header.encoded)
         writer.string(names.entry)

@@ -85,7 +85,8 @@ struct PlaintextAssembler {
         if !metadataOnly { body = try ByteSink(expectedCount: result.bodyLength, policy: spool) }
     }
 
-    private static func malformed(_ what: String) -> CacheChainError {
+    /// The error of a plaintext stream that does not hold what it announces.
+    static func malformed(_ what: String) -> CacheChainError {
         CacheChainError(.integrityCheckFailed, "an encrypted entry is malformed (\(what))")
     }
 }

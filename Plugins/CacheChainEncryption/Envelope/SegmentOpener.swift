@@ -75,10 +75,15 @@ final class SegmentOpener {
                 }
             }
         } catch {
-            throw Self.damaged("segment \(index) failed authentication (wrong key, altered, truncated, reordered or moved)")
+            throw Self.failedAuthentication(segment: index)
         }
         try emit(UnsafeRawBufferPointer(output))
         index += 1
+    }
+
+    /// The error of a segment whose tag does not match.
+    static func failedAuthentication(segment index: UInt32) -> CacheChainError {
+        damaged("segment \(index) failed authentication (wrong key, altered, truncated, reordered or moved)")
     }
 
     private static func damaged(_ why: String) -> CacheChainError {

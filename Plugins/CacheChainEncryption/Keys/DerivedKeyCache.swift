@@ -31,7 +31,7 @@ final class DerivedKeyCache: Sendable {
     }
 
     private let names = Mutex(BoundedMemo<CacheKey, String>(capacity: nameCapacity))
-    private let subkeys = Mutex(BoundedMemo<EnvelopeSalt, SecureBytes>(capacity: subkeyCapacity))
+    private let subkeys = Mutex(BoundedMemo<EnvelopeSalt, SubkeyContexts>(capacity: subkeyCapacity))
     private let metadata = Mutex(BoundedMemo<EnvelopeSalt, OpenedMetadata>(capacity: metadataCapacity))
 
     /// The entry name of `key`, computed by `compute` the first time.
@@ -45,14 +45,15 @@ final class DerivedKeyCache: Sendable {
         return name
     }
 
-    /// The subkey of the envelope with `salt`, derived by `derive` the first time.
+    /// The subkey of the envelope with `salt` (with its kept decryption context), derived by `derive` the
+    /// first time.
     func subkey(
         salt: [UInt8],
         derive: () throws(CacheChainError) -> SecureBytes
-    ) throws(CacheChainError) -> SecureBytes {
-        guard let salt = EnvelopeSalt(salt) else { return try derive() }
+    ) throws(CacheChainError) -> SubkeyContexts {
+        guard let salt = EnvelopeSalt(salt) else { return SubkeyContexts(subkey: try derive()) }
         if let known = subkeys.withLock({ $0.value(for: salt) }) { return known }
-        let subkey = try derive()
+        let subkey = SubkeyContexts(subkey: try derive())
         subkeys.withLock { $0.insert(subkey, for: salt) }
         return subkey
     }
