@@ -15,6 +15,8 @@ public enum HTTPDate {
     /// - Parameter value: A field value such as `Sun, 06 Nov 1994 08:49:37 GMT`.
     /// - Returns: The instant, or `nil` when the value is not a valid HTTP-date.
     public static func parse(_ value: String) -> Date? {
+        // The form every sender generates, read byte by byte (every hit reads the stored `Date`).
+        if let date = value.utf8.withContiguousStorageIfAvailable(parseIMFFixdate) ?? nil { return date }
         guard value.utf8.count <= 64 else { return nil }
         let tokens = value.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
         if tokens.count == 6, value.contains(","), shortDays.contains(tokens[0].lowercased()), tokens[5] == "GMT" {
@@ -54,6 +56,42 @@ public enum HTTPDate {
             + "\(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60)) GMT"
     }
 
+    /// `Sun, 06 Nov 1994 08:49:37 GMT` exactly (names in any case), or `nil` for anything else — which the
+    /// general parser then reads.
+    private static func parseIMFFixdate(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[4] == UInt8(ascii: " "), bytes[7] == UInt8(ascii: " "),
+            bytes[11] == UInt8(ascii: " "), bytes[16] == UInt8(ascii: " "), bytes[19] == UInt8(ascii: ":"),
+            bytes[22] == UInt8(ascii: ":"), bytes[25] == UInt8(ascii: " "), bytes[26] == UInt8(ascii: "G"),
+            bytes[27] == UInt8(ascii: "M"), bytes[28] == UInt8(ascii: "T"),
+            shortDays.contains(where: { matches($0, bytes, at: 0) }),
+            let monthIndex = months.firstIndex(where: { matches($0, bytes, at: 8) }),
+            let day = number(bytes, 5, 7), let year = number(bytes, 12, 16),
+            let hour = number(bytes, 17, 19), let minute = number(bytes, 20, 22), let second = number(bytes, 23, 25)
+        else { return nil }
+        return make(year: year, month: monthIndex + 1, day: day, hour: hour, minute: minute, second: second)
+    }
+
+    /// Whether the three bytes at `offset` spell `name` (lowercase) in any case.
+    private static func matches(_ name: String, _ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
+        var position = offset
+        for letter in name.utf8 {
+            guard bytes[position] | 0x20 == letter else { return false }
+            position += 1
+        }
+        return true
+    }
+
+    /// The decimal number in `bytes[start..<end]`, all digits.
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+        var value = 0
+        for index in start..<end {
+            let digit = Int(bytes[index]) - 0x30
+            guard digit >= 0, digit <= 9 else { return nil }
+            value = value * 10 + digit
+        }
+        return value
+    }
+
     // MARK: - Calendar arithmetic (proleptic Gregorian, UTC)
 
     private static func make(day: String, month: String, year: String, time: String) -> Date? {
@@ -62,12 +100,14 @@ public enum HTTPDate {
         else { return nil }
         let clock = time.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }),
-            let hour = digits(clock[0]), let minute = digits(clock[1]), let second = digits(clock[2]),
-            hour < 24, minute < 60, second <= 60, yearValue >= 1
+            let hour = digits(clock[0]), let minute = digits(clock[1]), let second = digits(clock[2])
         else { return nil }
-        let month = monthIndex + 1
-        guard dayValue >= 1, dayValue <= daysInMonth(month, year: yearValue) else { return nil }
-        let days = self.days(fromCivil: yearValue, month, dayValue)
+        return make(year: yearValue, month: monthIndex + 1, day: dayValue, hour: hour, minute: minute, second: second)
+    }
+
+    private static func make(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Date? {
+        guard hour < 24, minute < 60, second <= 60, year >= 1, day >= 1, day <= daysInMonth(month, year: year) else { return nil }
+        let days = self.days(fromCivil: year, month, day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }

@@ -12,6 +12,9 @@ struct HTTPDateTests {
         ("Tue, 29 Feb 2000 12:00:00 GMT", 951_825_600),
         ("Friday, 01-Jan-21 00:00:00 GMT", 1_609_459_200),
         ("sun, 06 nov 1994 08:49:37 GMT", 784_111_777),
+        ("SUN, 06 NOV 1994 08:49:37 GMT", 784_111_777),
+        ("Wed, 31 Dec 2025 23:59:60 GMT", 1_767_225_600),
+        (" Sun, 06 Nov 1994 08:49:37 GMT", 784_111_777),
     ]
 
     @Test("all three formats parse to the same instant", arguments: valid)
@@ -23,7 +26,10 @@ struct HTTPDateTests {
         "0", "-1", "", "yesterday", "Sun, 06 Nov 1994 08:49:37", "Sun, 06 Nov 1994 08:49:37 PST",
         "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Nov 94 08:49:37 GMT",
         "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 6 Nov 1994 08:49:37 GMT", String(repeating: "9", count: 10_000),
-        "Sun, 06 Nov 1994 08:49 GMT",
+        "Sun, 06 Nov 1994 08:49 GMT", "Sun, 06 Nov 1994 08:49:3x GMT", "Sun, 06 Nov 1994 08:49:37 GMX",
+        "Sun, 00 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 0000 08:49:37 GMT", "Sun, 06 Nov 1994 08:60:37 GMT",
+        "Xyz, 06 Nov 1994 08:49:37 GMT", "Sun; 06 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:61 GMT",
+        "Sun, 29 Feb 1900 08:49:37 GMT",
     ]
 
     @Test("invalid dates, including 0 and -1, do not parse", arguments: invalid)
