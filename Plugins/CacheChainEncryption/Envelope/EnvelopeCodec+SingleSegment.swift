@@ -66,9 +66,7 @@ extension EnvelopeCodec {
         guard length <= PlaintextAssembler.maximumMetadataLength else { throw PlaintextAssembler.malformed("metadata length") }
         guard plaintext.count - 4 >= length else { throw PlaintextAssembler.malformed("metadata missing") }
         let metadata = Array(plaintext[4..<4 + length])
-        let decoded = try key.derived.metadata(salt: salt, plaintext: metadata) { (bytes) throws(CacheChainError) in
-            try EntryMetadataCodec.decode(bytes)
-        }
+        let decoded = try key.derived.metadata(salt: salt, plaintext: metadata)
         if metadataOnly { return decoded.entry }
         let bodyCount = plaintext.count - 4 - length
         guard bodyCount <= decoded.bodyLength else { throw PlaintextAssembler.malformed("body longer than recorded") }

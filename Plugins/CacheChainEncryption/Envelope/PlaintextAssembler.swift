@@ -75,9 +75,7 @@ struct PlaintextAssembler {
 
     private mutating func decodeMetadata() throws(CacheChainError) {
         let result = if let memo {
-            try memo.cache.metadata(salt: memo.salt, plaintext: metadata) { (plaintext) throws(CacheChainError) in
-                try EntryMetadataCodec.decode(plaintext)
-            }
+            try memo.cache.metadata(salt: memo.salt, plaintext: metadata)
         } else {
             try EntryMetadataCodec.decode(metadata)
         }

@@ -1,8 +1,5 @@
 import CacheChainCore
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What hits derive again and again from one master key, kept with the key: the HMAC names of cache keys
 /// (one HMAC-SHA256 per lookup otherwise), the HKDF subkeys of recently sealed or opened envelopes, found by
@@ -59,18 +56,16 @@ final class DerivedKeyCache: Sendable {
     }
 
     /// What the authenticated metadata `plaintext` of the envelope with `salt` decodes to: the kept
-    /// decoding when the same envelope's metadata was decoded before and is byte for byte the same, else
-    /// `decode`'s (then kept).
-    func metadata(
-        salt: [UInt8],
-        plaintext: [UInt8],
-        decode: ([UInt8]) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int)
-    ) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
-        guard let salt = EnvelopeSalt(salt) else { return try decode(plaintext) }
-        if let known = metadata.withLock({ $0.value(for: salt) }), Self.same(known.plaintext, plaintext) {
+    /// decoding when the same envelope's metadata was decoded before and is byte for byte the same, else a
+    /// fresh ``EntryMetadataCodec`` decoding (then kept).
+    /// - Throws: `integrity-check-failed` when the metadata cannot be decoded.
+    func metadata(salt: [UInt8], plaintext: [UInt8]) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
+        guard let salt = EnvelopeSalt(salt) else { return try EntryMetadataCodec.decode(plaintext) }
+        if let known = metadata.withLock({ $0.value(for: salt) }),
+           known.plaintext.withBytes({ kept in plaintext.withUnsafeBytes { sameBytes(kept, $0) } }) {
             return (known.entry, known.bodyLength)
         }
-        let decoded = try decode(plaintext)
+        let decoded = try EntryMetadataCodec.decode(plaintext)
         let opened = OpenedMetadata(plaintext: SecureBytes(plaintext), entry: decoded.entry, bodyLength: decoded.bodyLength)
         metadata.withLock { $0.insert(opened, for: salt) }
         return decoded
@@ -79,15 +74,5 @@ final class DerivedKeyCache: Sendable {
     /// How many names, subkeys and decoded metadata are kept (for tests).
     var counts: (names: Int, subkeys: Int, metadata: Int) {
         (names.withLock { $0.count }, subkeys.withLock { $0.count }, metadata.withLock { $0.count })
-    }
-
-    private static func same(_ kept: SecureBytes, _ plaintext: [UInt8]) -> Bool {
-        guard kept.count == plaintext.count else { return false }
-        return kept.withBytes { keptBytes in
-            plaintext.withUnsafeBytes { bytes in
-                guard let keptBase = keptBytes.baseAddress, let base = bytes.baseAddress else { return true }
-                return memcmp(keptBase, base, bytes.count) == 0
-            }
-        }
     }
 }

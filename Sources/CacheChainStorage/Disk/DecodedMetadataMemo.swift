@@ -1,7 +1,4 @@
 import CacheChainCore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The entries decoded from recently read metadata, by index row: a hit on an entry whose checked metadata
 /// bytes are the same as last time reuses that decoding instead of parsing every header field again (about
@@ -33,7 +30,8 @@ struct DecodedMetadataMemo {
         meta: [UInt8],
         body: HTTPBody
     ) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
-        if let known = memo.value(for: rowID), Self.same(known.meta, meta) {
+        if let known = memo.value(for: rowID),
+           known.meta.withUnsafeBytes({ kept in meta.withUnsafeBytes { sameBytes(kept, $0) } }) {
             var entry = known.entry
             entry.cached.body = body
             return (entry, known.bodyLength)
@@ -42,15 +40,5 @@ struct DecodedMetadataMemo {
         memo.insert(Decoded(meta: meta, entry: decoded.entry, bodyLength: decoded.bodyLength), for: rowID)
         decoded.entry.cached.body = body
         return decoded
-    }
-
-    private static func same(_ left: [UInt8], _ right: [UInt8]) -> Bool {
-        guard left.count == right.count else { return false }
-        return left.withUnsafeBytes { leftBytes in
-            right.withUnsafeBytes { rightBytes in
-                guard let leftBase = leftBytes.baseAddress, let rightBase = rightBytes.baseAddress else { return true }
-                return memcmp(leftBase, rightBase, leftBytes.count) == 0
-            }
-        }
     }
 }
