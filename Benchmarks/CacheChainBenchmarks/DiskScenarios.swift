@@ -11,14 +11,17 @@ import Glibc
 /// Disk backend (issue #4): hit and store for 1 KiB, 64 KiB and 1 MiB bodies next to a plain
 /// open+read+close of a file of the same size and Foundation's disk `URLCache`; lookup latency at 1k, 100k
 /// and 1M entries (BENCH_DISK_SCALE_MAX caps it, default 1,000,000); open time of the largest cache.
-/// BENCH_DISK_SIZES=1048576 measures only the hits (and their plain-read baseline) of the sizes listed, for profiling.
+/// BENCH_DISK_SIZES=1048576 measures only the hits (and their plain-read baseline) of the sizes listed, for profiling;
+/// the word `scale` in the list runs the lookup-vs-entry-count scenario too (BENCH_DISK_SIZES=scale runs only it).
 func runDiskScenarios(iterations: Int) async throws {
     let base = NSTemporaryDirectory() + "cachechain-bench-disk-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: base) }
     try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
     let stored = 100
-    let profiled = (ProcessInfo.processInfo.environment["BENCH_DISK_SIZES"] ?? "").split(separator: ",").compactMap { Int($0) }
-    for (label, size) in [("1 KiB", 1 << 10), ("64 KiB", 64 << 10), ("1 MiB", 1 << 20)] where profiled.isEmpty || profiled.contains(size) {
+    let profiledList = (ProcessInfo.processInfo.environment["BENCH_DISK_SIZES"] ?? "").split(separator: ",")
+    let profiled = profiledList.compactMap { Int($0) }
+    let profilesScale = profiledList.contains("scale")
+    for (label, size) in [("1 KiB", 1 << 10), ("64 KiB", 64 << 10), ("1 MiB", 1 << 20)] where (profiled.isEmpty && !profilesScale) || profiled.contains(size) {
         let rounds = size >= 1 << 20 ? min(iterations, 5_000) : min(iterations, 50_000)
         let body = HTTPBody((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let storage = try DiskStorage(directory: "\(base)/disk-\(size)", capacity: 4 << 30)
@@ -38,7 +41,7 @@ func runDiskScenarios(iterations: Int) async throws {
             precondition(readWholeFile(files[plainNext % stored], size: size) == size)
             plainNext &+= 1
         }
-        if !profiled.isEmpty {
+        if !profiled.isEmpty || profilesScale {
             printSection("Disk hit, \(label) body (\(stored) entries; profiling: no URLCache, no stores)")
             printComparison(hit, plain)
             continue
@@ -79,7 +82,7 @@ func runDiskScenarios(iterations: Int) async throws {
         printSection("Disk store, \(label) body")
         printComparison(store, foundationStore)
     }
-    if profiled.isEmpty { try await runDiskScaleScenarios(iterations: iterations, base: base) }
+    if profiled.isEmpty || profilesScale { try await runDiskScaleScenarios(iterations: iterations, base: base) }
 }
 
 /// Lookup latency with 1k, 100k and 1M entries (64-byte bodies), and the open time of the largest cache.

@@ -9,6 +9,15 @@ import Glibc
 
 @Suite("Entry file writer (large page-cache folios)")
 struct EntryFileWriterTests {
+    /// A new empty file in a fresh directory, open for writing (the directory lives as long as the value).
+    private func newFile() throws -> (directory: TemporaryDirectory, path: String, descriptor: Int32) {
+        let directory = TemporaryDirectory("writer")
+        let path = directory.path + "/entry"
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        try #require(descriptor >= 0)
+        return (directory, path, descriptor)
+    }
+
     private func fileSize(_ descriptor: Int32) -> Int {
         var status = stat()
         return fstat(descriptor, &status) == 0 ? Int(status.st_size) : -1
@@ -16,13 +25,14 @@ struct EntryFileWriterTests {
 
     @Test("pieces of uneven sizes come out byte for byte, and the file only grows by whole slices until finish")
     func stagedWritesStayAligned() throws {
-        let directory = TemporaryDirectory("writer")
-        let path = directory.path + "/entry"
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        try #require(descriptor >= 0)
-        defer { close(descriptor) }
+        let file = try newFile()
+        let (path, descriptor) = (file.path, file.descriptor)
+        defer {
+            close(descriptor)
+            withExtendedLifetime(file.directory) {}
+        }
         let slice = EntryFileWriter.sliceSize
-        let sizes = [277, 1, slice - 3, 7, 2 * slice + 5, 0, slice, 1234]
+        let sizes = [277, 1, slice - 3, 7, 2 * slice + 5, 0, slice, 1234] + Array(repeating: 4_000, count: 150)
         var expected: [UInt8] = []
         var writer = EntryFileWriter(descriptor: descriptor, path: path)
         for (number, size) in sizes.enumerated() {
@@ -40,10 +50,9 @@ struct EntryFileWriterTests {
 
     @Test("writeAll sends a prefix and a body in one call, and names the file when writing fails")
     func vectorWrite() throws {
-        let directory = TemporaryDirectory("writer")
-        let path = directory.path + "/entry"
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        try #require(descriptor >= 0)
+        let file = try newFile()
+        let (path, descriptor) = (file.path, file.descriptor)
+        defer { withExtendedLifetime(file.directory) {} }
         let prefix = [UInt8](repeating: 1, count: 300)
         let body = (0..<(1 << 20) + 3).map { UInt8(truncatingIfNeeded: $0) }
         try prefix.withUnsafeBytes { one in try body.withUnsafeBytes { two in try EntryFileWriter.writeAll(descriptor, one, two, path: path) } }
