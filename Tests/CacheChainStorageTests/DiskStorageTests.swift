@@ -179,4 +179,23 @@ struct DiskStorageTests {
         )
         try await suite.run(try #require(StorageConformanceSuite.checks.first { $0.name == check }))
     }
+
+    @Test("fast mode never has SQLite sync (synchronous = OFF, checkpoints included); durable mode syncs every commit (FULL)")
+    func indexSyncMode() async throws {
+        let directory = TemporaryDirectory()
+        for (durability, expected) in [(DiskStorage.Durability.fast, Int64(0)), (.durable, Int64(2))] {
+            let storage = try DiskStorage(directory: directory.path + "/\(durability.rawValue)", durability: durability)
+            let mode = try await storage.indexSynchronousMode()
+            #expect(mode == expected, "\(durability)")
+        }
+    }
+}
+
+extension DiskStorage {
+    /// The index connection's `PRAGMA synchronous` (0 OFF, 1 NORMAL, 2 FULL).
+    fileprivate func indexSynchronousMode() throws -> Int64 {
+        let statement = try index.database.prepare("PRAGMA synchronous")
+        defer { statement.finish() }
+        return try statement.step() ? statement.integer(0) : -1
+    }
 }

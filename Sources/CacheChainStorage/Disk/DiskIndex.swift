@@ -42,7 +42,7 @@ final class DiskIndex {
         database = try SQLiteDatabase(path: path)
         try database.execute("PRAGMA busy_timeout = 10000")
         try database.enableWriteAheadLog()
-        try database.execute("PRAGMA synchronous = \(durable ? "FULL" : "NORMAL")")
+        try database.execute("PRAGMA synchronous = \(durable ? "FULL" : "OFF")")
         // Reads go through a memory map of the database file (no read syscalls, no copies into SQLite's
         // page cache), which keeps a hit flat as the index grows; the page cache stays modest.
         try database.execute("PRAGMA mmap_size = \(1 << 30)")

@@ -7,8 +7,11 @@ extension DiskStorage {
     /// absent, because files are renamed into place and the index changes in one SQLite transaction.
     public enum Durability: String, Sendable, Hashable, CaseIterable {
         /// No `fsync`: a power loss or kernel crash may lose the most recent stores (a large entry whose
-        /// bytes never reached the disk then fails its checksum and is a miss, never served damaged).
-        /// SQLite runs with `synchronous = NORMAL`. The default, like `URLCache`, which never syncs.
+        /// bytes never reached the disk then fails its checksum and is a miss, never served damaged) or
+        /// leave the index damaged, which is then detected, replaced by an empty one and reported (its
+        /// entries become misses). SQLite runs with `synchronous = OFF`, so its checkpoints do not sync
+        /// either (with `NORMAL` they did, which made recording the last use of hits on a large cache
+        /// several times slower). The default, like `URLCache`, which never syncs.
         case fast
         /// Each large entry file and its directory are `fsync`ed before the index commit, and SQLite runs
         /// with `synchronous = FULL`: a store that returned survives power loss. Costs a few milliseconds.
