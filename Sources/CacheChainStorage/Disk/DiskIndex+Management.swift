@@ -31,7 +31,7 @@ extension DiskIndex {
 
     /// Rows of every entry, or of the entries having a userInfo value named `tag`.
     func rows(tagged tag: String? = nil, _ visit: (Row) -> Void) throws(CacheChainError) {
-        let columns = "e.id, e.checksum, e.meta, e.body, e.file, e.body_length"
+        let columns = "e.id, e.checksum, e.meta, e.body, e.file, e.body_length, e.last_used"
         let statement: SQLiteStatement
         if let tag {
             statement = try database.prepare("SELECT \(columns) FROM tags t JOIN entries e ON e.id = t.entry_id WHERE t.name = ?1")
@@ -47,7 +47,8 @@ extension DiskIndex {
                 body: statement.isNull(3) ? nil : statement.blob(3),
                 file: statement.text(4),
                 bodyLength: Int(statement.integer(5)),
-                checksum: UInt64(bitPattern: statement.integer(1))
+                checksum: UInt64(bitPattern: statement.integer(1)),
+                lastUsed: statement.integer(6)
             ))
         }
     }

@@ -22,12 +22,15 @@ final class DiskIndex {
         var file: String?
         var bodyLength: Int
         var checksum: UInt64
+        /// The last use recorded in the index (a microsecond stamp).
+        var lastUsed: Int64
     }
 
     let database: SQLiteDatabase
     /// Last uses recorded by hits and not yet written (written in batches, and when the index is released).
     var pendingUses: [Int64: Int64] = [:]
     private let lookupStatement: SQLiteStatement
+    private let recencyRankStatement: SQLiteStatement
     private let insertStatement: SQLiteStatement
     private let insertTagStatement: SQLiteStatement
     private let deleteVariantStatement: SQLiteStatement
@@ -66,8 +69,9 @@ final class DiskIndex {
             }
         }
         lookupStatement = try database.prepare(
-            "SELECT id, meta, body, file, body_length, checksum FROM entries WHERE key_hash = ?1 AND key = ?2"
+            "SELECT id, meta, body, file, body_length, checksum, last_used FROM entries WHERE key_hash = ?1 AND key = ?2"
         )
+        recencyRankStatement = try database.prepare("SELECT last_used FROM entries ORDER BY last_used DESC LIMIT 1 OFFSET ?1")
         insertStatement = try database.prepare("""
             INSERT INTO entries (key_hash, key, variant, url, stored_at, last_used, size, body_length, checksum, meta, body, file)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
@@ -168,7 +172,8 @@ final class DiskIndex {
                 body: lookupStatement.isNull(2) ? nil : lookupStatement.blob(2),
                 file: lookupStatement.text(3),
                 bodyLength: Int(lookupStatement.integer(4)),
-                checksum: UInt64(bitPattern: lookupStatement.integer(5))
+                checksum: UInt64(bitPattern: lookupStatement.integer(5)),
+                lastUsed: lookupStatement.integer(6)
             ))
         }
         return rows
@@ -234,6 +239,15 @@ final class DiskIndex {
         defer { totalsStatement.finish() }
         guard try totalsStatement.step() else { return (0, 0) }
         return (Int(totalsStatement.integer(0)), Int(totalsStatement.integer(1)))
+    }
+
+    /// The recorded last use of the row at `rank` in order of recency (0 = the most recently used), or `nil`
+    /// when there are not that many rows.
+    /// - Complexity: O(rank + log n): a walk along the last-use index.
+    func lastUse(atRecencyRank rank: Int) throws(CacheChainError) -> Int64? {
+        try recencyRankStatement.reset(.integer(Int64(rank)))
+        defer { recencyRankStatement.finish() }
+        return try recencyRankStatement.step() ? recencyRankStatement.integer(0) : nil
     }
 
     /// The least recently used rows, oldest first, never `excluded`.

@@ -27,10 +27,12 @@ import Foundation
 /// ``CacheEvent/Kind/storageError`` event, and is a miss (the call throws `integrity-check-failed` when no
 /// variant of the key survived); other entries are never affected.
 ///
-/// **LRU.** Reads record their use in memory and write it to the index in batches (every 256 hits, on
-/// the next store, on ``flush()``, or when the storage is released), keeping a hit free of write
-/// transactions. Eviction removes the least recently used rows in the store's transaction, so ``usage()``
-/// is exact at every commit.
+/// **LRU.** Reads record their use in memory and write it to the index in batches (every 256 recorded
+/// uses, on the next store, on ``flush()``, or when the storage is released), keeping a hit free of write
+/// transactions. A hit of a row whose last use already ranks among the most recent 1/16 of the rows (at
+/// most 4,096) records nothing: the order is exact except among those. Eviction
+/// removes the least recently used rows in the store's transaction, so ``usage()`` is exact at every
+/// commit.
 ///
 /// **Concurrency.** An actor: calls are serialized per instance and run on the cooperative pool; each
 /// does short, bounded file and SQLite work (a 1 GiB store or checked hit takes as long as reading it).
@@ -42,6 +44,8 @@ public actor DiskStorage: CacheStorage {
     var index: DiskIndex
     /// Decodings of recently read metadata, reused while the bytes are the same.
     var decodedMetadata = DecodedMetadataMemo()
+    /// Which hits record their use.
+    var recentUses = RecentUseWindow()
     private var lastStamp: Int64 = 0
     private var storesSinceSweep = 0
     var sweepShard = Int.random(in: 0..<256)
@@ -100,6 +104,7 @@ public actor DiskStorage: CacheStorage {
     /// - Complexity: O(log n) in the number of entries (one indexed query), plus reading the bodies.
     public func entries(for key: CacheKey) throws(CacheChainError) -> [CacheEntry] {
         let keyString = key.stringValue
+        if recentUses.isDue { refreshRecentUses() }
         var attempt = 0
         while true {
             attempt += 1
@@ -110,7 +115,7 @@ public actor DiskStorage: CacheStorage {
             for row in rows {
                 do throws(CacheChainError) {
                     found.append(try read(row, key: key))
-                    index.pendingUses[row.id] = nextStamp()
+                    if recentUses.shouldRecord(lastUsed: row.lastUsed) { index.pendingUses[row.id] = nextStamp() }
                 } catch {
                     // A file that vanished may have been replaced by another process: look again once.
                     if attempt == 1, error.code == .bodyUnreadable {
@@ -210,6 +215,7 @@ public actor DiskStorage: CacheStorage {
             throw error
         }
         index.pendingUses.removeAll()
+        recentUses.noteStore()
         for file in outcome.files { POSIXFile.remove(path(ofFile: file)) }
         for victim in outcome.evicted {
             let key = try? DiskEntryCodec.decodeMeta(victim.meta, body: .empty).entry.key
@@ -272,7 +278,7 @@ public actor DiskStorage: CacheStorage {
         return lastStamp
     }
 
-    /// Writes the recorded uses of recent hits to the index (done automatically every 256 hits and on
+    /// Writes the recorded uses of recent hits to the index (done automatically every 256 recorded uses and on
     /// every store); call it before a process exits to keep the LRU order exact across runs.
     /// - Throws: ``CacheChainError`` when the index cannot be written.
     /// - Complexity: O(u log n) for u recorded uses.
@@ -280,10 +286,18 @@ public actor DiskStorage: CacheStorage {
         try flushUses()
     }
 
+    /// Reads the boundary of the recent-use window again; on an index error every use is recorded.
+    func refreshRecentUses() {
+        let window = (try? index.totals().count).map(RecentUseWindow.window(forEntryCount:)) ?? 0
+        let threshold = window > 0 ? (try? index.lastUse(atRecencyRank: window - 1)) ?? nil : nil
+        recentUses.refreshed(threshold: threshold)
+    }
+
     func flushUses() throws(CacheChainError) {
         guard !index.pendingUses.isEmpty else { return }
         let uses = index.pendingUses
         index.pendingUses.removeAll()
+        recentUses.invalidate()
         try indexCall { () throws(CacheChainError) in
             try index.transaction { () throws(CacheChainError) in
                 for (id, time) in uses { try index.touch(id: id, at: time) }
@@ -299,6 +313,7 @@ public actor DiskStorage: CacheStorage {
         } catch {
             if let failure = error.underlying as? SQLiteFailure, failure.isCorruption {
                 index.pendingUses.removeAll()
+                recentUses.invalidate()
                 if let fresh = try? Self.resetIndex(root, durable: configuration.durability == .durable) { index = fresh }
                 let reasons = [error.code.rawValue, "index rebuilt: \(error.message)"]
                 configuration.events.emit(CacheEvent(.storageError, reasons: reasons))
