@@ -30,9 +30,8 @@ import Foundation
 /// **LRU.** Reads record their use in memory and write it to the index in batches (every 256 recorded
 /// uses, on the next store, on ``flush()``, or when the storage is released), keeping a hit free of write
 /// transactions. A hit of a row whose last use already ranks among the most recent 1/16 of the rows (at
-/// most 4,096) records nothing: the order is exact except among those. Eviction
-/// removes the least recently used rows in the store's transaction, so ``usage()`` is exact at every
-/// commit.
+/// most 4,096) records nothing: the order is exact except among those. Eviction removes the least
+/// recently used rows in the store's transaction, so ``usage()`` is exact at every commit.
 ///
 /// **Concurrency.** An actor: calls are serialized per instance and run on the cooperative pool; each
 /// does short, bounded file and SQLite work (a 1 GiB store or checked hit takes as long as reading it).
@@ -278,8 +277,8 @@ public actor DiskStorage: CacheStorage {
         return lastStamp
     }
 
-    /// Writes the recorded uses of recent hits to the index (done automatically every 256 recorded uses and on
-    /// every store); call it before a process exits to keep the LRU order exact across runs.
+    /// Writes the recorded uses of recent hits to the index (done automatically every 256 recorded uses
+    /// and on every store); call it before a process exits to keep the LRU order across runs.
     /// - Throws: ``CacheChainError`` when the index cannot be written.
     /// - Complexity: O(u log n) for u recorded uses.
     public func flush() throws(CacheChainError) {
