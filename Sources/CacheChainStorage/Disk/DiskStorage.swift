@@ -103,11 +103,11 @@ public actor DiskStorage: CacheStorage {
     /// - Complexity: O(log n) in the number of entries (one indexed query), plus reading the bodies.
     public func entries(for key: CacheKey) throws(CacheChainError) -> [CacheEntry] {
         let keyString = key.stringValue
-        if recentUses.isDue { refreshRecentUses() }
         var attempt = 0
         while true {
             attempt += 1
             let rows = try indexCall { () throws(CacheChainError) in try index.lookup(key: keyString) }
+            if !rows.isEmpty, recentUses.isDue { refreshRecentUses() }
             var found: [CacheEntry] = []
             var damaged: [(DiskIndex.Row, CacheChainError)] = []
             var retry = false
