@@ -50,21 +50,34 @@ func runEncryptionScenarios(iterations: Int) async throws {
         let hitRounds = bodySize >= 1 << 20 ? min(iterations, 2_000) : min(iterations, 50_000)
         let body = HTTPBody((0..<bodySize).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let cacheKeys = (0..<stored).map { CacheKey(method: "GET", scheme: "http", authority: "origin.test", path: "/e/\($0)") }
-        func hit(_ name: String, _ storage: any CacheStorage) async throws -> Measurement {
+        func fill(_ storage: any CacheStorage) async throws {
             for index in 0..<stored { try await storage.store(freshEntry(path: "/e/\(index)", body: body)) }
+        }
+        // Each encrypted backend is timed in alternating blocks with its plain counterpart, so both see the
+        // same machine state.
+        func hits(_ names: (String, String), _ encrypted: any CacheStorage, _ plain: any CacheStorage) async throws -> (Measurement, Measurement) {
+            try await fill(encrypted)
+            try await fill(plain)
             var next = 0
-            return try await measure(name, iterations: hitRounds, warmUp: 100) {
-                let found = try await storage.entries(for: cacheKeys[next % stored])
+            var plainNext = 0
+            return try await measureAlternating(names, iterations: hitRounds, warmUp: 100) {
+                let found = try await encrypted.entries(for: cacheKeys[next % stored])
                 next &+= 1
+                precondition(found.first?.cached.body.count == bodySize)
+            } _: {
+                let found = try await plain.entries(for: cacheKeys[plainNext % stored])
+                plainNext &+= 1
                 precondition(found.first?.cached.body.count == bodySize)
             }
         }
-        let plainMemory = try await hit("MemoryStorage hit \(label)", MemoryStorage(capacity: 1 << 30))
-        let encryptedMemory = try await hit("Encrypted(MemoryStorage) hit \(label)", EncryptedStorage(wrapping: MemoryStorage(capacity: 1 << 30), keys: keys))
-        let plainDisk = try await hit("DiskStorage hit \(label)", try DiskStorage(directory: "\(base)/plain-\(bodySize)", capacity: 4 << 30))
-        let encryptedDisk = try await hit(
-            "Encrypted(DiskStorage) hit \(label)",
-            EncryptedStorage(wrapping: try DiskStorage(directory: "\(base)/encrypted-\(bodySize)", capacity: 4 << 30), keys: keys)
+        let (encryptedMemory, plainMemory) = try await hits(
+            ("Encrypted(MemoryStorage) hit \(label)", "MemoryStorage hit \(label)"),
+            EncryptedStorage(wrapping: MemoryStorage(capacity: 1 << 30), keys: keys), MemoryStorage(capacity: 1 << 30)
+        )
+        let (encryptedDisk, plainDisk) = try await hits(
+            ("Encrypted(DiskStorage) hit \(label)", "DiskStorage hit \(label)"),
+            EncryptedStorage(wrapping: try DiskStorage(directory: "\(base)/encrypted-\(bodySize)", capacity: 4 << 30), keys: keys),
+            try DiskStorage(directory: "\(base)/plain-\(bodySize)", capacity: 4 << 30)
         )
         printSection("Encrypted vs plain hit, \(label) body (\(stored) entries)")
         printComparison(encryptedMemory, plainMemory)

@@ -41,6 +41,44 @@ func measure(_ name: String, iterations: Int, warmUp: Int = 1000, _ body: () asy
     return Measurement(name: name, samples: samples)
 }
 
+/// Times two operations in alternating blocks of `block` calls each (after `warmUp` calls of each), so that
+/// both see the same machine: on a shared VM the speed of the same code drifts by a third between minutes,
+/// and measuring one operation after the other turns that drift into their ratio.
+/// - Returns: The samples of `first` and of `second`, `iterations` each.
+func measureAlternating(
+    _ names: (first: String, second: String),
+    iterations: Int,
+    block: Int = 500,
+    warmUp: Int = 200,
+    _ first: () async throws -> Void,
+    _ second: () async throws -> Void
+) async rethrows -> (first: Measurement, second: Measurement) {
+    for _ in 0..<warmUp { try await first() }
+    for _ in 0..<warmUp { try await second() }
+    var firstSamples: [Double] = []
+    var secondSamples: [Double] = []
+    firstSamples.reserveCapacity(iterations)
+    secondSamples.reserveCapacity(iterations)
+    let clock = ContinuousClock()
+    func nanoseconds(_ elapsed: Duration) -> Double {
+        Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9
+    }
+    while firstSamples.count < iterations {
+        let count = min(block, iterations - firstSamples.count)
+        for _ in 0..<count {
+            let start = clock.now
+            try await first()
+            firstSamples.append(nanoseconds(clock.now - start))
+        }
+        for _ in 0..<count {
+            let start = clock.now
+            try await second()
+            secondSamples.append(nanoseconds(clock.now - start))
+        }
+    }
+    return (Measurement(name: names.first, samples: firstSamples), Measurement(name: names.second, samples: secondSamples))
+}
+
 /// Prints one row: scenario, CacheChain figure, baseline figure and the ratio.
 func printComparison(_ ours: Measurement, _ baseline: Measurement) {
     let ratio = baseline.percentile(50) > 0 ? ours.percentile(50) / baseline.percentile(50) : 0

@@ -95,7 +95,7 @@ public struct EncryptedStorage: CacheStorage {
             let innerKey = try EntryNames.innerKey(for: key, under: encryptionKey)
             for sealed in try await wrapped.entries(for: innerKey) {
                 do throws(CacheChainError) {
-                    let entry = try open(sealed)
+                    let entry = try open(sealed, likelyKey: encryptionKey)
                     guard entry.key == key else {
                         throw CacheChainError(.integrityCheckFailed, "an encrypted entry holds another cache key than its name")
                     }
@@ -189,10 +189,12 @@ public struct EncryptedStorage: CacheStorage {
     }
 
     /// Opens an inner entry.
-    func open(_ sealed: CacheEntry, metadataOnly: Bool = false) throws(CacheChainError) -> CacheEntry {
-        try EnvelopeCodec.open(
-            sealed.cached.body, names: EntryNames(sealed: sealed), keys: keyProvider, metadataOnly: metadataOnly, spool: spool
-        )
+    /// - Parameters:
+    ///   - sealed: The inner entry.
+    ///   - metadataOnly: Stops after the metadata; the entry's body is then empty.
+    ///   - likelyKey: The key whose names found the entry, if known (saves asking the provider for it).
+    func open(_ sealed: CacheEntry, metadataOnly: Bool = false, likelyKey: EncryptionKey? = nil) throws(CacheChainError) -> CacheEntry {
+        try EnvelopeCodec.open(sealed, keys: keyProvider, likelyKey: likelyKey, metadataOnly: metadataOnly, spool: spool)
     }
 
     /// Deletes an inner entry that failed to open and reports it.

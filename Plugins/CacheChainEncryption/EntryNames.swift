@@ -18,7 +18,7 @@ struct EntryNames: Sendable {
 
     /// The names of a cache key's variant under a key.
     init(key: CacheKey, variantKey: String, under encryptionKey: EncryptionKey) throws(CacheChainError) {
-        entry = try Self.entryName(for: key, under: encryptionKey)
+        entry = try Self.named(key, under: encryptionKey).name
         var writer = Self.keyWriter(key, label: "variant")
         writer.string(variantKey)
         variant = Hex.encode(try HMACSHA256.authenticationCode(key: encryptionKey.namingKey, message: writer.bytes))
@@ -35,7 +35,7 @@ struct EntryNames: Sendable {
 
     /// The inner key of a cache key under a key (the variant is not needed for lookups).
     static func innerKey(for key: CacheKey, under encryptionKey: EncryptionKey) throws(CacheChainError) -> CacheKey {
-        innerKey(try entryName(for: key, under: encryptionKey))
+        try named(key, under: encryptionKey).innerKey
     }
 
     /// The inner userInfo name that stands for a userInfo name: `cachechain-tag-` + 32 hex digits.
@@ -55,10 +55,12 @@ struct EntryNames: Sendable {
 
     private static let template = CacheKey(method: "GET", scheme: "https", authority: authority, path: "/")
 
-    /// The entry name of a cache key under a key, remembered by the key (``DerivedKeyCache``).
-    private static func entryName(for key: CacheKey, under encryptionKey: EncryptionKey) throws(CacheChainError) -> String {
+    /// The entry name of a cache key under a key and the inner key it gives, remembered by the key
+    /// (``DerivedKeyCache``).
+    private static func named(_ key: CacheKey, under encryptionKey: EncryptionKey) throws(CacheChainError) -> DerivedKeyCache.NamedKey {
         try encryptionKey.derived.entryName(for: key) { () throws(CacheChainError) in
-            Hex.encode(try HMACSHA256.authenticationCode(key: encryptionKey.namingKey, message: keyWriter(key, label: "key").bytes))
+            let name = Hex.encode(try HMACSHA256.authenticationCode(key: encryptionKey.namingKey, message: keyWriter(key, label: "key").bytes))
+            return DerivedKeyCache.NamedKey(name: name, innerKey: innerKey(name))
         }
     }
 

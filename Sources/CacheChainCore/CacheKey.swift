@@ -18,6 +18,16 @@ public struct CacheKey: Sendable, Hashable, Codable, Comparable, CustomStringCon
     /// example chosen request fields); empty for RFC 9111's standard key.
     public var discriminator: String
 
+    /// Hashes the path, the authority and (when there is one) the discriminator: the parts that tell keys
+    /// apart in practice. The method and scheme are left out to keep the hash short (every memory hit and
+    /// every encrypted lookup hashes a key); keys that differ only there still compare unequal.
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+        hasher.combine(authority)
+        if !discriminator.isEmpty { hasher.combine(discriminator) }
+    }
+
     /// Creates a key from its parts, normalizing them.
     /// - Parameters:
     ///   - method: The request method; `HEAD` is stored as `GET`.

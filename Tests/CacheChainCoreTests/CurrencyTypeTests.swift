@@ -30,6 +30,26 @@ struct CurrencyTypeTests {
         #expect(CacheKey(request).stringValue == expected)
     }
 
+    @Test("keys that differ only in method, scheme or discriminator stay apart in sets and dictionaries; equal keys hash alike")
+    func cacheKeyHashing() {
+        let base = CacheKey(method: "GET", scheme: "https", authority: "example.com", path: "/a")
+        let variants = [
+            base,
+            CacheKey(method: "POST", scheme: "https", authority: "example.com", path: "/a"),
+            CacheKey(method: "GET", scheme: "http", authority: "example.com", path: "/a"),
+            CacheKey(method: "GET", scheme: "https", authority: "example.com", path: "/a", discriminator: "lang=fr"),
+            CacheKey(method: "GET", scheme: "https", authority: "example.org", path: "/a"),
+            CacheKey(method: "GET", scheme: "https", authority: "example.com", path: "/b"),
+        ]
+        #expect(Set(variants).count == variants.count)
+        var values: [CacheKey: Int] = [:]
+        for (index, key) in variants.enumerated() { values[key] = index }
+        for (index, key) in variants.enumerated() { #expect(values[key] == index) }
+        let same = CacheKey(method: "get", scheme: "HTTPS", authority: "Example.com", path: "/a")
+        #expect(same == base)
+        #expect(same.hashValue == base.hashValue)
+    }
+
     @Test("userInfo values are typed, Codable, and survive an encode/decode round trip")
     func userInfoRoundTrip() throws {
         var info = CacheUserInfo()

@@ -14,12 +14,12 @@ enum EntryMetadataCodec {
 
     /// Decodes metadata into an entry with an empty body; returns the stored body length too.
     static func decode(_ bytes: [UInt8]) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
-        let result = bytes.withUnsafeBytes { raw in
-            Result { () throws(CacheChainError) in
-                var reader = BinaryReader(raw, byteOrder: .bigEndian, subject: subject)
-                return try CacheEntryMetadataCoding.decode(&reader, body: .empty)
-            }
-        }
-        return try result.get()
+        try bytes.withBytes { (raw) throws(CacheChainError) in try decode(raw) }
+    }
+
+    /// Decodes metadata into an entry with an empty body; returns the stored body length too.
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
+        var reader = BinaryReader(bytes, byteOrder: .bigEndian, subject: subject)
+        return try CacheEntryMetadataCoding.decode(&reader, body: .empty)
     }
 }

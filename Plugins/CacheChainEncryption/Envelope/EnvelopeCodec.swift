@@ -57,7 +57,33 @@ enum EnvelopeCodec {
         return header
     }
 
-    /// Opens an envelope stored under `names`, finding its key in `keys`.
+    /// Opens an envelope stored as the inner entry `sealed`.
+    /// - Parameters:
+    ///   - sealed: The inner entry: its body is the envelope, its names are bound as associated data.
+    ///   - keys: Where the key named in the header is looked up.
+    ///   - likelyKey: The key whose names found the entry, if known: used without asking `keys` when the
+    ///     header names it.
+    ///   - metadataOnly: Stops after the metadata; the entry's body is then empty.
+    ///   - spool: Where a body larger than its in-memory limit is decrypted to (a temporary file).
+    /// - Returns: The entry.
+    /// - Throws: ``CacheChainError/Code/keyUnavailable`` when the header's key is not provided;
+    ///   ``CacheChainError/Code/integrityCheckFailed`` when anything was altered, truncated or moved.
+    static func open(
+        _ sealed: CacheEntry,
+        keys: any KeyProvider,
+        likelyKey: EncryptionKey?,
+        metadataOnly: Bool,
+        spool: SpoolPolicy
+    ) throws(CacheChainError) -> CacheEntry {
+        if let bytes = sealed.cached.body.inMemoryBytes,
+           let entry = try openSingleSegment(bytes, sealed: sealed, keys: keys, likelyKey: likelyKey, metadataOnly: metadataOnly) {
+            return entry
+        }
+        return try open(sealed.cached.body, names: EntryNames(sealed: sealed), keys: keys, metadataOnly: metadataOnly, spool: spool)
+    }
+
+    /// Opens an envelope stored under `names`, finding its key in `keys`, segment by segment (the general
+    /// path of ``open(_:keys:likelyKey:metadataOnly:spool:)``).
     /// - Parameters:
     ///   - envelope: The sealed bytes.
     ///   - names: The inner entry's names (bound as associated data).
@@ -74,10 +100,6 @@ enum EnvelopeCodec {
         metadataOnly: Bool,
         spool: SpoolPolicy
     ) throws(CacheChainError) -> CacheEntry {
-        if let bytes = envelope.inMemoryBytes,
-           let entry = try openSingleSegment(bytes, names: names, keys: keys, metadataOnly: metadataOnly) {
-            return entry
-        }
         var prefix: [UInt8] = []
         var opener: SegmentOpener?
         var assembler = PlaintextAssembler(metadataOnly: metadataOnly, spool: spool)
@@ -123,10 +145,16 @@ enum EnvelopeCodec {
     /// The key named in the header.
     /// - Throws: ``CacheChainError/Code/keyUnavailable`` when `keys` does not provide it (any more).
     static func providedKey(_ header: EnvelopeHeader, _ keys: any KeyProvider) throws(CacheChainError) -> EncryptionKey {
-        guard let key = keys.key(withID: header.keyID) else {
+        try providedKey(id: header.keyID, keys)
+    }
+
+    /// The provided key with ID `id`.
+    /// - Throws: ``CacheChainError/Code/keyUnavailable`` when `keys` does not provide it (any more).
+    static func providedKey(id: String, _ keys: any KeyProvider) throws(CacheChainError) -> EncryptionKey {
+        guard let key = keys.key(withID: id) else {
             throw CacheChainError(
                 .keyUnavailable,
-                "an encrypted entry was sealed with key \(header.keyID), which is no longer provided (rotated out or destroyed)"
+                "an encrypted entry was sealed with key \(id), which is no longer provided (rotated out or destroyed)"
             )
         }
         return key

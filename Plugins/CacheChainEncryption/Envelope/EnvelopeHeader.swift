@@ -56,27 +56,15 @@ struct EnvelopeHeader {
     /// - Throws: ``CacheChainError/Code/integrityCheckFailed`` for a foreign magic, an unknown version or a
     ///   malformed field.
     static func parse(_ bytes: UnsafeRawBufferPointer) throws(CacheChainError) -> EnvelopeHeader? {
-        guard bytes.count >= 6 else {
-            if !bytes.elementsEqual(magic.prefix(bytes.count)) { throw damaged("it does not start with the CCEN magic") }
-            return nil
-        }
-        guard bytes.prefix(4).elementsEqual(magic) else { throw damaged("it does not start with the CCEN magic") }
-        guard bytes[4] == version else {
-            throw CacheChainError(.integrityCheckFailed, "an encrypted entry has unknown format version \(bytes[4]) (this build reads version \(version))")
-        }
-        let idLength = Int(bytes[5])
-        let count = 6 + idLength + saltByteCount + AES256GCM.nonceByteCount + 4
-        guard bytes.count >= count else { return nil }
-        let id = String(decoding: bytes[6..<6 + idLength], as: UTF8.self)
-        guard EncryptionKey.isValidID(id) else { throw damaged("its key ID is malformed") }
-        var position = 6 + idLength
-        let salt = Array(bytes[position..<position + saltByteCount])
-        position += saltByteCount
-        let nonce = Array(bytes[position..<position + AES256GCM.nonceByteCount])
-        position += AES256GCM.nonceByteCount
-        let segmentSize = bytes[position..<position + 4].reduce(0) { $0 << 8 | Int($1) }
-        guard segmentSizes.contains(segmentSize) else { throw damaged("its segment size is out of range") }
-        return EnvelopeHeader(keyID: id, salt: salt, nonce: nonce, segmentSize: segmentSize, encoded: Array(bytes[0..<count]))
+        guard let layout = try Layout(bytes) else { return nil }
+        let id = try layout.validKeyID(in: bytes)
+        return EnvelopeHeader(
+            keyID: id,
+            salt: Array(bytes[layout.salt..<layout.salt + saltByteCount]),
+            nonce: Array(bytes[layout.nonce..<layout.nonce + AES256GCM.nonceByteCount]),
+            segmentSize: layout.segmentSize,
+            encoded: Array(bytes[0..<layout.count])
+        )
     }
 
     /// The nonce of segment `index`: the header's nonce with its last four bytes XORed with the index.
@@ -88,7 +76,7 @@ struct EnvelopeHeader {
         output[11] ^= UInt8(truncatingIfNeeded: index)
     }
 
-    private static func damaged(_ why: String) -> CacheChainError {
+    static func damaged(_ why: String) -> CacheChainError {
         CacheChainError(.integrityCheckFailed, "an encrypted entry's envelope is malformed: \(why)")
     }
 }

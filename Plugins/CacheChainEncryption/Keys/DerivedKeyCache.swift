@@ -20,26 +20,47 @@ final class DerivedKeyCache: Sendable {
     /// The most decoded envelope metadata kept.
     static let metadataCapacity = 1024
 
-    /// An envelope's metadata plaintext and what it decoded to.
-    private struct OpenedMetadata: Sendable {
-        var plaintext: SecureBytes
-        var entry: CacheEntry
-        var bodyLength: Int
+    /// An envelope's metadata plaintext and what it decoded to. A class, so that taking it out of the memo
+    /// is one retain rather than a copy of every field of the entry.
+    private final class OpenedMetadata: Sendable {
+        let plaintext: SecureBytes
+        let entry: CacheEntry
+        let bodyLength: Int
+
+        init(plaintext: SecureBytes, entry: CacheEntry, bodyLength: Int) {
+            self.plaintext = plaintext
+            self.entry = entry
+            self.bodyLength = bodyLength
+        }
     }
 
-    private let names = Mutex(BoundedMemo<CacheKey, String>(capacity: nameCapacity))
+    /// A cache key's entry name and the inner key built from it. A class, so that taking it out of the memo
+    /// is one retain.
+    final class NamedKey: Sendable {
+        /// The entry name (64 hex digits).
+        let name: String
+        /// The inner key with that name as its path.
+        let innerKey: CacheKey
+
+        init(name: String, innerKey: CacheKey) {
+            self.name = name
+            self.innerKey = innerKey
+        }
+    }
+
+    private let names = Mutex(BoundedMemo<CacheKey, NamedKey>(capacity: nameCapacity))
     private let subkeys = Mutex(BoundedMemo<EnvelopeSalt, SubkeyContexts>(capacity: subkeyCapacity))
     private let metadata = Mutex(BoundedMemo<EnvelopeSalt, OpenedMetadata>(capacity: metadataCapacity))
 
-    /// The entry name of `key`, computed by `compute` the first time.
+    /// The entry name of `key` and its inner key, computed by `compute` the first time.
     func entryName(
         for key: CacheKey,
-        compute: () throws(CacheChainError) -> String
-    ) throws(CacheChainError) -> String {
+        compute: () throws(CacheChainError) -> NamedKey
+    ) throws(CacheChainError) -> NamedKey {
         if let known = names.withLock({ $0.value(for: key) }) { return known }
-        let name = try compute()
-        names.withLock { $0.insert(name, for: key) }
-        return name
+        let named = try compute()
+        names.withLock { $0.insert(named, for: key) }
+        return named
     }
 
     /// The subkey of the envelope with `salt` (with its kept decryption context), derived by `derive` the
@@ -49,6 +70,15 @@ final class DerivedKeyCache: Sendable {
         derive: () throws(CacheChainError) -> SecureBytes
     ) throws(CacheChainError) -> SubkeyContexts {
         guard let salt = EnvelopeSalt(salt) else { return SubkeyContexts(subkey: try derive()) }
+        return try subkey(salt: salt, derive: derive)
+    }
+
+    /// The subkey of the envelope with `salt` (with its kept decryption context), derived by `derive` the
+    /// first time.
+    func subkey(
+        salt: EnvelopeSalt,
+        derive: () throws(CacheChainError) -> SecureBytes
+    ) throws(CacheChainError) -> SubkeyContexts {
         if let known = subkeys.withLock({ $0.value(for: salt) }) { return known }
         let subkey = SubkeyContexts(subkey: try derive())
         subkeys.withLock { $0.insert(subkey, for: salt) }
@@ -61,12 +91,20 @@ final class DerivedKeyCache: Sendable {
     /// - Throws: `integrity-check-failed` when the metadata cannot be decoded.
     func metadata(salt: [UInt8], plaintext: [UInt8]) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
         guard let salt = EnvelopeSalt(salt) else { return try EntryMetadataCodec.decode(plaintext) }
+        return try plaintext.withBytes { (bytes) throws(CacheChainError) in try metadata(salt: salt, plaintext: bytes) }
+    }
+
+    /// What the authenticated metadata `plaintext` of the envelope with `salt` decodes to (see
+    /// ``metadata(salt:plaintext:)-([UInt8],_)``); copies `plaintext` only when it decodes it afresh.
+    /// - Throws: `integrity-check-failed` when the metadata cannot be decoded.
+    func metadata(salt: EnvelopeSalt, plaintext: UnsafeRawBufferPointer) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
         if let known = metadata.withLock({ $0.value(for: salt) }),
-           known.plaintext.withBytes({ kept in plaintext.withUnsafeBytes { sameBytes(kept, $0) } }) {
+           known.plaintext.withBytes({ kept in sameBytes(kept, plaintext) }) {
             return (known.entry, known.bodyLength)
         }
-        let decoded = try EntryMetadataCodec.decode(plaintext)
-        let opened = OpenedMetadata(plaintext: SecureBytes(plaintext), entry: decoded.entry, bodyLength: decoded.bodyLength)
+        let kept = SecureBytes(copying: plaintext)
+        let decoded = try kept.withBytes { (bytes) throws(CacheChainError) in try EntryMetadataCodec.decode(bytes) }
+        let opened = OpenedMetadata(plaintext: kept, entry: decoded.entry, bodyLength: decoded.bodyLength)
         metadata.withLock { $0.insert(opened, for: salt) }
         return decoded
     }

@@ -6,22 +6,25 @@ struct EnvelopeSalt: Hashable, Sendable {
     /// The salt of `bytes`, or `nil` when they are not exactly ``EnvelopeHeader/saltByteCount`` long.
     init?(_ bytes: [UInt8]) {
         guard bytes.count == EnvelopeHeader.saltByteCount else { return nil }
-        words = bytes.withUnsafeBytes { raw in
-            (
-                raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
-                raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
-            )
-        }
+        self = bytes.withUnsafeBytes { EnvelopeSalt(in: $0, at: 0) }
+    }
+
+    /// The salt in `bytes` at `offset`, which must be followed by at least ``EnvelopeHeader/saltByteCount`` bytes.
+    init(in bytes: UnsafeRawBufferPointer, at offset: Int) {
+        precondition(offset >= 0 && bytes.count - offset >= EnvelopeHeader.saltByteCount, "salt out of bounds")
+        words = (
+            bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self),
+            bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self)
+        )
     }
 
     static func == (left: EnvelopeSalt, right: EnvelopeSalt) -> Bool {
         left.words == right.words
     }
 
+    /// Hashes the first word only: salts are uniformly random (and the hasher is seeded per process), so
+    /// one word spreads them as well as four; `==` still compares all of them.
     func hash(into hasher: inout Hasher) {
         hasher.combine(words.first)
-        hasher.combine(words.second)
-        hasher.combine(words.third)
-        hasher.combine(words.fourth)
     }
 }
