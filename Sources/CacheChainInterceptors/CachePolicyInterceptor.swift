@@ -60,17 +60,17 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
         case .useStored(let index, let report, _):
             let status: CacheStatus = report.isFresh ? .hit : .stale
             context.events.emit(CacheEvent(status == .hit ? .hit : .staleServed, key: key, reasons: codes(trace)))
-            return serve(entries[index], status: status, request: request, context: context, trace: trace)
+            return serve(entries[index], status: status, request: request, context: context, trace: trace, age: report.currentAge)
 
         case .useStoredAndRevalidate(let index, _, _, _) where context.revalidationQueue == nil || context.pipeline == nil:
             // Background revalidation is off (or there is no pipeline to re-send through): validate in line.
             trace.append(CacheReason(.staleWhileRevalidate, "background revalidation is disabled; validating now"))
             return try await validate([entries[index]], request, context: context, next: next, key: key, trace: trace)
 
-        case .useStoredAndRevalidate(let index, _, _, _):
+        case .useStoredAndRevalidate(let index, _, let report, _):
             context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
             await scheduleBackgroundRevalidation(of: entries[index], request: request, context: context)
-            return serve(entries[index], status: .stale, request: request, context: context, trace: trace)
+            return serve(entries[index], status: .stale, request: request, context: context, trace: trace, age: report.currentAge)
 
         case .validate(let indices, _, _):
             return try await validate(indices.map { entries[$0] }, request, context: context, next: next, key: key, trace: trace)
@@ -224,14 +224,18 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
 
     // MARK: - Serving
 
+    /// The response that serves a stored entry; `age` is its current age when the decision already
+    /// computed it (the served `Age` then matches the decision's report), else it is computed now.
     private func serve(
         _ entry: CacheEntry,
         status: CacheStatus,
         request: PipelineRequest,
         context: InterceptorContext,
-        trace: [CacheReason]
+        trace: [CacheReason],
+        age: TimeInterval? = nil
     ) -> PipelineResponse {
-        let head = context.policyEngine.responseForServing(entry.exchange, now: context.now)
+        let head = age.map { context.policyEngine.responseForServing(entry.exchange, currentAge: $0) }
+            ?? context.policyEngine.responseForServing(entry.exchange, now: context.now)
         let body: HTTPBody = request.head.method == .head ? .empty : entry.cached.body
         let response = PipelineResponse(
             head: head,

@@ -55,7 +55,9 @@ extension CachePolicyEngine {
             let detail = stored.count == 1 ? "the stored response's" : "none of the \(stored.count) stored responses'"
             return miss(CacheReason(.varyMismatch, "\(detail) Vary fields match the request"))
         }
-        let report = freshness(of: stored[index], now: now)
+        // Parsed once for the whole decision (it runs on every hit).
+        let responseDirectives = CacheControl(stored[index].response.headerFields)
+        let report = freshness(of: stored[index], now: now, directives: responseDirectives)
         switch policy {
         case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
             return .useStored(index: index, report, [
@@ -70,6 +72,7 @@ extension CachePolicyEngine {
             return protocolDecision(
                 request: request,
                 requestDirectives: requestDirectives,
+                responseDirectives: responseDirectives,
                 pragmaNoCache: pragmaNoCache,
                 stored: stored,
                 index: index,
@@ -83,13 +86,13 @@ extension CachePolicyEngine {
     private func protocolDecision(
         request: HTTPRequest,
         requestDirectives: CacheControl,
+        responseDirectives: CacheControl,
         pragmaNoCache: Bool,
         stored: [StoredExchange],
         index: Int,
         report: FreshnessReport,
         cannotLoad: Bool
     ) -> CacheDecision {
-        let responseDirectives = CacheControl(stored[index].response.headerFields)
         var reasons: [CacheReason] = []
         if report.lifetime.source == .invalid {
             reasons.append(CacheReason(.invalidDirective, "invalid max-age, s-maxage or Expires: treated as stale"))

@@ -12,8 +12,12 @@ extension CachePolicyEngine {
     /// - Parameter stored: The stored exchange.
     /// - Returns: The lifetime and its source.
     public func freshnessLifetime(of stored: StoredExchange) -> FreshnessLifetime {
+        freshnessLifetime(of: stored, directives: CacheControl(stored.response.headerFields))
+    }
+
+    /// ``freshnessLifetime(of:)`` with the stored response's `Cache-Control` already parsed.
+    func freshnessLifetime(of stored: StoredExchange, directives: CacheControl) -> FreshnessLifetime {
         let fields = stored.response.headerFields
-        let directives = CacheControl(fields)
         if isShared, let shared = directives.seconds("s-maxage") {
             return lifetime(from: shared, source: .sharedMaxAge)
         }
@@ -64,6 +68,11 @@ extension CachePolicyEngine {
     /// - Returns: The report.
     public func freshness(of stored: StoredExchange, now: Date) -> FreshnessReport {
         FreshnessReport(lifetime: freshnessLifetime(of: stored), currentAge: currentAge(of: stored, now: now))
+    }
+
+    /// ``freshness(of:now:)`` with the stored response's `Cache-Control` already parsed.
+    func freshness(of stored: StoredExchange, now: Date, directives: CacheControl) -> FreshnessReport {
+        FreshnessReport(lifetime: freshnessLifetime(of: stored, directives: directives), currentAge: currentAge(of: stored, now: now))
     }
 
     /// The response's `Date`, or the time it was received when `Date` is missing or invalid

@@ -9,8 +9,19 @@ extension CachePolicyEngine {
     ///   - now: The current time.
     /// - Returns: The head to serve.
     public func responseForServing(_ stored: StoredExchange, now: Date) -> HTTPResponse {
+        responseForServing(stored, currentAge: currentAge(of: stored, now: now))
+    }
+
+    /// The head to send when serving a stored response whose current age is already known (the
+    /// ``FreshnessReport/currentAge`` of the decision that chose it): the stored head with `Age` set to it
+    /// in whole seconds, clamped to 2147483648 (RFC 9111 §5.1), without computing the age again.
+    /// - Parameters:
+    ///   - stored: The stored exchange.
+    ///   - currentAge: Its current age in seconds.
+    /// - Returns: The head to serve.
+    public func responseForServing(_ stored: StoredExchange, currentAge: TimeInterval) -> HTTPResponse {
         var head = stored.response
-        let age = min(currentAge(of: stored, now: now), TimeInterval(DeltaSeconds.maximum))
+        let age = min(max(0, currentAge), TimeInterval(DeltaSeconds.maximum))
         head.headerFields[.age] = String(Int(age.rounded(.down)))
         return head
     }

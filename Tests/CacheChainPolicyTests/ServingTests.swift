@@ -14,6 +14,19 @@ struct ServingTests {
         #expect(head.headerFields[values: .age].count == 1)
     }
 
+    @Test("serving with the decision's age gives the same head as computing it; the age is clamped and never negative")
+    func ageFromDecision() {
+        let exchange = stored([("Cache-Control", "max-age=60"), ("Age", "3")])
+        let now = t0.addingTimeInterval(7.9)
+        guard case .useStored(_, let report, _) = engine.decide(request: request("/", []), policy: .useProtocolCachePolicy, stored: [exchange], now: now) else {
+            Issue.record("a fresh response was not used")
+            return
+        }
+        #expect(engine.responseForServing(exchange, currentAge: report.currentAge) == engine.responseForServing(exchange, now: now))
+        #expect(engine.responseForServing(exchange, currentAge: 1e12).headerFields[.age] == "2147483648")
+        #expect(engine.responseForServing(exchange, currentAge: -5).headerFields[.age] == "0")
+    }
+
     @Test("stale-if-error table", arguments: [
         ([("Cache-Control", "max-age=1, stale-if-error=60")], [(String, String)](), 30.0, true),
         ([("Cache-Control", "max-age=1, stale-if-error=60")], [], 100.0, false),
