@@ -2,7 +2,7 @@ import CacheChainCore
 internal import COpenSSL
 
 extension EnvelopeCodec {
-    /// The fast path of ``open(_:names:keys:metadataOnly:spool:)`` for the common small entry: an in-memory
+    /// The fast path of ``open(_:keys:likelyKey:metadataOnly:spool:)`` for the common small entry: an in-memory
     /// envelope of exactly one segment is opened with one AES-GCM call on the envelope's own bytes and the
     /// kept context of its subkey, without the streaming buffers and without copying the header's fields:
     /// the header is checked in place (``EnvelopeHeader/Layout``), the nonce is read where it lies, and the
