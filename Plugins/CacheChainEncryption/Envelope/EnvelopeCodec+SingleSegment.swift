@@ -86,7 +86,7 @@ extension EnvelopeCodec {
     /// The associated data of segment 0 (final) of an envelope stored as `sealed`: the layout of
     /// ``aadPrefix(_:_:)`` followed by the segment index and final flag, written into one fresh buffer
     /// straight from the header bytes and the inner entry's names. The caller deallocates it.
-    private static func segmentZeroAAD(header: UnsafeRawBufferPointer, sealed: CacheEntry) -> UnsafeMutableRawBufferPointer {
+    static func segmentZeroAAD(header: UnsafeRawBufferPointer, sealed: CacheEntry) -> UnsafeMutableRawBufferPointer {
         var path = sealed.key.path
         var variant = sealed.variantKey
         return path.withUTF8 { pathBytes in
