@@ -51,7 +51,8 @@ public struct CacheEvent: Sendable, Hashable {
 
 /// Where a pipeline sends its ``CacheEvent``s: a closure, so metrics and logging plugins can subscribe.
 public struct CacheEventSink: Sendable {
-    private let handler: @Sendable (CacheEvent) -> Void
+    /// The subscriber; `nil` for ``none``, so that emitting to it does not even build the event.
+    private let handler: (@Sendable (CacheEvent) -> Void)?
 
     /// Creates a sink from a closure; it is called synchronously, so keep it cheap.
     /// - Parameter handler: Receives every event.
@@ -59,22 +60,32 @@ public struct CacheEventSink: Sendable {
         self.handler = handler
     }
 
-    /// A sink that drops every event.
-    public static var none: CacheEventSink { CacheEventSink { _ in } }
+    private init(dropping: Void) {
+        self.handler = nil
+    }
+
+    /// A sink that drops every event (without building them: see ``emit(_:)``).
+    public static var none: CacheEventSink { CacheEventSink(dropping: ()) }
 
     /// Sends an event to the sink.
+    ///
+    /// The event is an autoclosure: a sink that drops events (``none``, the default) never builds it, so
+    /// the reasons a hit would report cost nothing when nobody listens.
     /// - Parameter event: The event.
-    public func emit(_ event: CacheEvent) {
-        handler(event)
+    public func emit(_ event: @autoclosure () -> CacheEvent) {
+        guard let handler else { return }
+        handler(event())
     }
 
     /// A sink that forwards each event to this sink and then to `other`.
     /// - Parameter other: The second sink.
     /// - Returns: The combined sink.
     public func combined(with other: CacheEventSink) -> CacheEventSink {
-        CacheEventSink { event in
-            self.emit(event)
-            other.emit(event)
+        guard let first = handler else { return other }
+        guard let second = other.handler else { return self }
+        return CacheEventSink { event in
+            first(event)
+            second(event)
         }
     }
 }

@@ -87,8 +87,13 @@ public struct CacheKey: Sendable, Hashable, Codable, Comparable, CustomStringCon
     }
 
     private static func normalizeAuthority(_ authority: String, scheme: String) -> String {
-        if scheme == "http", authority.hasSuffix(":80") { return String(authority.dropLast(3)) }
-        if scheme == "https", authority.hasSuffix(":443") { return String(authority.dropLast(4)) }
+        // Byte-wise suffix tests: `String.hasSuffix` compares Unicode-canonically, and this runs on every lookup.
+        if scheme == "http", authority.utf8.count >= 3, authority.utf8.reversed().starts(with: ":80".utf8.reversed()) {
+            return String(authority.dropLast(3))
+        }
+        if scheme == "https", authority.utf8.count >= 4, authority.utf8.reversed().starts(with: ":443".utf8.reversed()) {
+            return String(authority.dropLast(4))
+        }
         return authority
     }
 

@@ -263,7 +263,7 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
     }
 
     static func isConditional(_ request: HTTPRequest) -> Bool {
-        request.headerFields[.ifNoneMatch] != nil || request.headerFields[.ifModifiedSince] != nil
+        request.headerFields.contains(.ifNoneMatch) || request.headerFields.contains(.ifModifiedSince)
     }
 
     private static func summary(_ error: any Error) -> String {

@@ -19,16 +19,28 @@ public struct CacheControl: Sendable, Hashable {
     /// The directives in the order they appear.
     public private(set) var directives: [Directive]
 
+    /// Which of the directives the engine asks about are present (derived from ``directives``).
+    private(set) var known: Known = []
+
     /// Parses every `Cache-Control` line of a field section.
     /// - Parameter fields: A request's or response's header fields.
     public init(_ fields: HTTPFields) {
-        self.init(lines: fields[values: .cacheControl])
+        // Straight from the fields, without collecting the lines first (this runs on every cache hit).
+        directives = []
+        for field in fields where field.name == .cacheControl {
+            Self.parse(line: field.value, into: &directives)
+        }
+        known = Self.known(in: directives)
     }
 
     /// Parses `Cache-Control` field values.
     /// - Parameter lines: The field line values.
     public init(lines: [String]) {
-        directives = lines.flatMap(Self.parse(line:))
+        directives = []
+        for line in lines {
+            Self.parse(line: line, into: &directives)
+        }
+        known = Self.known(in: directives)
     }
 
     /// Whether the directive is present (with or without a value).
@@ -47,10 +59,20 @@ public struct CacheControl: Sendable, Hashable {
     /// - Returns: The value, `.invalid` when unusable, or `nil` when absent.
     public func seconds(_ name: String) -> DeltaSeconds? {
         let name = Self.normalized(name)
-        let values = directives.filter { $0.name == name }.map { DeltaSeconds.parse($0.value) }
-        guard let first = values.first else { return nil }
-        if values.dropFirst().contains(where: { $0 != first }) {
-            return .invalid("\(name) appears \(values.count) times with different values")
+        var first: DeltaSeconds?
+        var count = 0
+        var conflicting = false
+        for directive in directives where directive.name == name {
+            let value = DeltaSeconds.parse(directive.value)
+            count += 1
+            if let first {
+                conflicting = conflicting || value != first
+            } else {
+                first = value
+            }
+        }
+        if conflicting {
+            return .invalid("\(name) appears \(count) times with different values")
         }
         return first
     }
@@ -58,7 +80,7 @@ public struct CacheControl: Sendable, Hashable {
     /// The value of `max-stale`: `nil` when absent, ``DeltaSeconds/maximum`` when it has no value
     /// (any staleness is acceptable, §5.2.1.2).
     public var maxStale: DeltaSeconds? {
-        guard let directive = directives.first(where: { $0.name == "max-stale" }) else { return nil }
+        guard known.contains(.maxStale), let directive = directives.first(where: { $0.name == "max-stale" }) else { return nil }
         guard directive.value != nil else { return .seconds(DeltaSeconds.maximum) }
         return seconds("max-stale")
     }
@@ -70,12 +92,18 @@ public struct CacheControl: Sendable, Hashable {
 
     // MARK: - Parsing
 
+    /// The known directives among `directives`.
+    private static func known(in directives: [Directive]) -> Known {
+        var known: Known = []
+        for directive in directives { known.formUnion(Known(name: directive.name)) }
+        return known
+    }
+
     /// Splits a line into directives, working on its UTF-8 bytes (this runs on every cache hit): commas,
     /// quotes, `=`, spaces and tabs are ASCII and never occur inside a multi-byte UTF-8 sequence.
-    private static func parse(line: String) -> [Directive] {
+    private static func parse(line: String, into result: inout [Directive]) {
         var line = line
-        return line.withUTF8 { bytes in
-            var result: [Directive] = []
+        line.withUTF8 { bytes in
             var start = 0
             var inQuotes = false
             var escaped = false
@@ -93,7 +121,6 @@ public struct CacheControl: Sendable, Hashable {
                 }
             }
             if let directive = directive(bytes, start, bytes.count) { result.append(directive) }
-            return result
         }
     }
 
@@ -167,7 +194,7 @@ public struct CacheControl: Sendable, Hashable {
 
     /// Removes surrounding quotes and backslash escapes from a quoted-string; returns tokens unchanged.
     static func unquote(_ value: String) -> String {
-        guard value.count >= 2, value.first == "\"", value.last == "\"" else { return value }
+        guard value.utf8.first == ASCII.quote, value.count >= 2, value.first == "\"", value.last == "\"" else { return value }
         var result = ""
         var escaped = false
         for character in value.dropFirst().dropLast() {

@@ -40,7 +40,7 @@ extension CachePolicyEngine {
         }
         let (requestDirectives, pragmaNoCache) = requestDirectives(request)
         let cannotLoad = policy == .returnCacheDataDontLoad
-            || (policy == .useProtocolCachePolicy && requestDirectives.contains("only-if-cached"))
+            || (policy == .useProtocolCachePolicy && requestDirectives.contains(.onlyIfCached))
         func miss(_ reason: CacheReason) -> CacheDecision {
             if cannotLoad {
                 let why = policy == .returnCacheDataDontLoad ? "returnCacheDataDontLoad" : "only-if-cached"
@@ -62,7 +62,7 @@ extension CachePolicyEngine {
         case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
             return .useStored(index: index, report, [
                 CacheReason(.policy, "\(policy.rawValue) uses the stored response whatever its age"),
-                CacheReason(report.isFresh ? .fresh : .stale, report.description),
+                CacheReason(report.isFresh ? .fresh : .stale, describing: report),
             ])
         case .reloadRevalidatingCacheData:
             return validateOrFetch(index, stored, request, [
@@ -104,17 +104,17 @@ extension CachePolicyEngine {
             }
             return validateOrFetch(index, stored, request, reasons)
         }
-        if requestDirectives.contains("no-cache") || pragmaNoCache {
+        if requestDirectives.contains(.noCache) || pragmaNoCache {
             let source = pragmaNoCache ? "Pragma: no-cache" : "Cache-Control: no-cache"
             return mustValidate(CacheReason(.requestNoCache, "the request says \(source)"))
         }
-        if responseDirectives.contains("no-cache") {
+        if responseDirectives.contains(.noCache) {
             return mustValidate(CacheReason(.responseNoCache, "the stored response says no-cache"))
         }
         if report.isFresh {
             var acceptable = true
-            let immutable = responseDirectives.contains("immutable")
-            if let maxAge = requestDirectives.seconds("max-age") {
+            let immutable = responseDirectives.contains(.immutable)
+            if let maxAge = requestDirectives.seconds(.maxAge) {
                 // An invalid request max-age is read as 0: the conservative choice is to validate.
                 let limit = TimeInterval(maxAge.value ?? 0)
                 if report.currentAge > limit {
@@ -126,18 +126,18 @@ extension CachePolicyEngine {
                     }
                 }
             }
-            if let minFresh = requestDirectives.seconds("min-fresh")?.value,
+            if let minFresh = requestDirectives.seconds(.minFresh)?.value,
                 report.remainingFreshness < TimeInterval(minFresh)
             {
                 acceptable = false
                 reasons.append(CacheReason(.minFresh, "fresh for \(Int(report.remainingFreshness))s, less than min-fresh=\(minFresh)"))
             }
             if acceptable {
-                return .useStored(index: index, report, reasons + [CacheReason(.fresh, report.description)])
+                return .useStored(index: index, report, reasons + [CacheReason(.fresh, describing: report)])
             }
-            return mustValidate(CacheReason(.fresh, report.description))
+            return mustValidate(CacheReason(.fresh, describing: report))
         }
-        reasons.append(CacheReason(.stale, report.description))
+        reasons.append(CacheReason(.stale, describing: report))
         if forbidsStaleUse(responseDirectives) {
             return mustValidate(CacheReason(.mustRevalidate, "the stored response may not be served stale"))
         }
@@ -146,7 +146,7 @@ extension CachePolicyEngine {
                 CacheReason(.maxStale, "stale by \(Int(report.staleness))s, within the request's max-stale"),
             ])
         }
-        if !cannotLoad, let window = responseDirectives.seconds("stale-while-revalidate")?.value,
+        if !cannotLoad, let window = responseDirectives.seconds(.staleWhileRevalidate)?.value,
             report.staleness <= TimeInterval(window)
         {
             return .useStoredAndRevalidate(

@@ -18,10 +18,10 @@ extension CachePolicyEngine {
     /// ``freshnessLifetime(of:)`` with the stored response's `Cache-Control` already parsed.
     func freshnessLifetime(of stored: StoredExchange, directives: CacheControl) -> FreshnessLifetime {
         let fields = stored.response.headerFields
-        if isShared, let shared = directives.seconds("s-maxage") {
+        if isShared, let shared = directives.seconds(.sMaxAge) {
             return lifetime(from: shared, source: .sharedMaxAge)
         }
-        if let maxAge = directives.seconds("max-age") {
+        if let maxAge = directives.seconds(.maxAge) {
             return lifetime(from: maxAge, source: .maxAge)
         }
         let expiresValues = fields[values: .expires]
@@ -32,7 +32,7 @@ extension CachePolicyEngine {
             return FreshnessLifetime(seconds: max(0, expires.timeIntervalSince(dateValue(of: stored))), source: .expires)
         }
         let status = stored.response.status.code
-        if Self.heuristicallyCacheableStatuses.contains(status) || directives.contains("public"),
+        if Self.heuristicallyCacheableStatuses.contains(status) || directives.contains(.public),
             let lastModifiedText = fields[.lastModified], let lastModified = HTTPDate.parse(lastModifiedText)
         {
             let sinceModified = max(0, dateValue(of: stored).timeIntervalSince(lastModified))
@@ -78,7 +78,7 @@ extension CachePolicyEngine {
     /// The response's `Date`, or the time it was received when `Date` is missing or invalid
     /// (RFC 9110 §6.6.1: a recipient with a clock supplies one).
     func dateValue(of stored: StoredExchange) -> Date {
-        stored.response.headerFields[.date].flatMap(HTTPDate.parse) ?? stored.responseTime
+        stored.response.headerFields.fieldValue(.date).flatMap(HTTPDate.parse) ?? stored.responseTime
     }
 
     private func lifetime(from value: DeltaSeconds, source: FreshnessLifetime.Source) -> FreshnessLifetime {

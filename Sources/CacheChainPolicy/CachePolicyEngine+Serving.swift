@@ -22,7 +22,13 @@ extension CachePolicyEngine {
     public func responseForServing(_ stored: StoredExchange, currentAge: TimeInterval) -> HTTPResponse {
         var head = stored.response
         let age = min(max(0, currentAge), TimeInterval(DeltaSeconds.maximum))
-        head.headerFields[.age] = String(Int(age.rounded(.down)))
+        let value = String(Int(age.rounded(.down)))
+        if head.headerFields.contains(.age) {
+            head.headerFields[.age] = value
+        } else {
+            // The usual case (an origin rarely sends Age): appending skips the subscript's search-and-replace.
+            head.headerFields.append(HTTPField(name: .age, value: value))
+        }
         return head
     }
 
@@ -38,9 +44,9 @@ extension CachePolicyEngine {
     /// - Returns: `true` if the stored response may stand in for the failed fetch.
     public func canServeStaleOnError(_ stored: StoredExchange, request: HTTPRequest, now: Date) -> Bool {
         let directives = CacheControl(stored.response.headerFields)
-        guard !forbidsStaleUse(directives), !directives.contains("no-cache") else { return false }
+        guard !forbidsStaleUse(directives), !directives.contains(.noCache) else { return false }
         let requestDirectives = CacheControl(request.headerFields)
-        let allowances = [directives.seconds("stale-if-error")?.value, requestDirectives.seconds("stale-if-error")?.value]
+        let allowances = [directives.seconds(.staleIfError)?.value, requestDirectives.seconds(.staleIfError)?.value]
             .compactMap { $0 }
         guard let allowance = allowances.max() else { return false }
         return freshness(of: stored, now: now).staleness <= TimeInterval(allowance)

@@ -28,19 +28,19 @@ extension CachePolicyEngine {
         }
         let requestDirectives = CacheControl(request.headerFields)
         let directives = CacheControl(response.headerFields)
-        if requestDirectives.contains("no-store") {
+        if requestDirectives.contains(.noStore) {
             return .notStorable([CacheReason(.noStore, "the request says Cache-Control: no-store")])
         }
-        if directives.contains("must-understand") {
+        if directives.contains(.mustUnderstand) {
             // §5.2.2.3: we implement caching for every final status except 206, so no-store is overridden.
-        } else if directives.contains("no-store") {
+        } else if directives.contains(.noStore) {
             return .notStorable([CacheReason(.noStore, "the response says Cache-Control: no-store")])
         }
-        if isShared && directives.contains("private") {
+        if isShared && directives.contains(.private) {
             return .notStorable([CacheReason(.privateResponse, "private responses are not stored by a shared cache")])
         }
         if isShared && request.headerFields[.authorization] != nil
-            && !(directives.contains("must-revalidate") || directives.contains("public") || directives.contains("s-maxage"))
+            && !(directives.contains(.mustRevalidate) || directives.contains(.public) || directives.contains(.sMaxAge))
         {
             return .notStorable([CacheReason(
                 .authorization,
@@ -50,11 +50,11 @@ extension CachePolicyEngine {
         if Self.varyNames(response).contains("*") {
             return .notStorable([CacheReason(.varyStar, "Vary: * never matches a later request")])
         }
-        let hasExplicitFreshness = directives.contains("public")
-            || (!isShared && directives.contains("private"))
+        let hasExplicitFreshness = directives.contains(.public)
+            || (!isShared && directives.contains(.private))
             || response.headerFields[.expires] != nil
-            || directives.contains("max-age")
-            || (isShared && directives.contains("s-maxage"))
+            || directives.contains(.maxAge)
+            || (isShared && directives.contains(.sMaxAge))
         var reasons: [CacheReason] = []
         if !hasExplicitFreshness {
             guard Self.heuristicallyCacheableStatuses.contains(status) else {
@@ -63,7 +63,7 @@ extension CachePolicyEngine {
                     "status \(status) has no explicit freshness (max-age, Expires, public) and is not cacheable by default"
                 )])
             }
-            if response.headerFields[.lastModified] != nil && !directives.contains("no-cache") {
+            if response.headerFields[.lastModified] != nil && !directives.contains(.noCache) {
                 reasons.append(CacheReason(.heuristic, "no explicit freshness; lifetime from Last-Modified"))
             }
         }

@@ -37,6 +37,7 @@ extension CachePolicyEngine {
     }
 
     private func matchesVary(_ request: HTTPRequest, _ stored: StoredExchange) -> Bool {
+        guard stored.response.headerFields.contains(.vary) else { return true }
         let names = Self.varyNames(stored.response)
         if names.contains("*") { return false }
         for name in names {

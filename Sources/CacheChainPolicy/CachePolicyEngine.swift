@@ -29,18 +29,20 @@ public struct CachePolicyEngine: Sendable {
     /// Whether `must-revalidate` applies: the directive itself or, in a shared cache, `proxy-revalidate`
     /// or `s-maxage` (§5.2.2.2, §5.2.2.8, §5.2.2.10).
     func forbidsStaleUse(_ directives: CacheControl) -> Bool {
-        directives.contains("must-revalidate")
-            || (isShared && (directives.contains("proxy-revalidate") || directives.contains("s-maxage")))
+        directives.contains(.mustRevalidate)
+            || (isShared && (directives.contains(.proxyRevalidate) || directives.contains(.sMaxAge)))
     }
 
     /// The request's `Cache-Control`, with `Pragma: no-cache` read as `no-cache` when the request has no
     /// `Cache-Control` field (§5.4).
     func requestDirectives(_ request: HTTPRequest) -> (directives: CacheControl, pragmaNoCache: Bool) {
         let directives = CacheControl(request.headerFields)
-        let hasCacheControl = request.headerFields[.cacheControl] != nil
+        guard !request.headerFields.contains(.cacheControl), request.headerFields.contains(.pragma) else {
+            return (directives, false)
+        }
         let pragma = request.headerFields[values: .pragma].contains { value in
             CacheControl.splitOutsideQuotes(value).contains { $0.trimmingOWS().lowercased() == "no-cache" }
         }
-        return (directives, !hasCacheControl && pragma)
+        return (directives, pragma)
     }
 }

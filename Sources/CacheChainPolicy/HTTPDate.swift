@@ -63,23 +63,27 @@ public enum HTTPDate {
             bytes[11] == UInt8(ascii: " "), bytes[16] == UInt8(ascii: " "), bytes[19] == UInt8(ascii: ":"),
             bytes[22] == UInt8(ascii: ":"), bytes[25] == UInt8(ascii: " "), bytes[26] == UInt8(ascii: "G"),
             bytes[27] == UInt8(ascii: "M"), bytes[28] == UInt8(ascii: "T"),
-            shortDays.contains(where: { matches($0, bytes, at: 0) }),
-            let monthIndex = months.firstIndex(where: { matches($0, bytes, at: 8) }),
+            shortDayCodes.contains(code(bytes, at: 0)),
+            let monthIndex = monthCodes.firstIndex(of: code(bytes, at: 8)),
             let day = number(bytes, 5, 7), let year = number(bytes, 12, 16),
             let hour = number(bytes, 17, 19), let minute = number(bytes, 20, 22), let second = number(bytes, 23, 25)
         else { return nil }
         return make(year: year, month: monthIndex + 1, day: day, hour: hour, minute: minute, second: second)
     }
 
-    /// Whether the three bytes at `offset` spell `name` (lowercase) in any case.
-    private static func matches(_ name: String, _ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
-        var position = offset
-        for letter in name.utf8 {
-            guard bytes[position] | 0x20 == letter else { return false }
-            position += 1
-        }
-        return true
+    /// The three letters at `offset`, lowercased, as one number (`"Nov"` → `0x6E6F76`): a name is then
+    /// found with integer comparisons.
+    private static func code(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt32 {
+        UInt32(bytes[offset] | 0x20) << 16 | UInt32(bytes[offset + 1] | 0x20) << 8 | UInt32(bytes[offset + 2] | 0x20)
     }
+
+    /// ``code(_:at:)`` of a lowercase three-letter name.
+    private static func code(_ name: String) -> UInt32 {
+        name.utf8.reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    private static let shortDayCodes = shortDays.map(code)
+    private static let monthCodes = months.map(code)
 
     /// The decimal number in `bytes[start..<end]`, all digits.
     private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {

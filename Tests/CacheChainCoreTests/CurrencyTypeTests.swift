@@ -151,6 +151,25 @@ struct CurrencyTypeTests {
         let sink = CacheEventSink { log.append("a:\($0.kind)") }.combined(with: CacheEventSink { log.append("b:\($0.kind)") })
         sink.emit(CacheEvent(.hit))
         #expect(log.all == ["a:hit", "b:hit"])
+        let withNone = CacheEventSink.none.combined(with: CacheEventSink { log.append("c:\($0.kind)") }).combined(with: .none)
+        withNone.emit(CacheEvent(.miss))
+        #expect(log.all == ["a:hit", "b:hit", "c:miss"])
+    }
+
+    @Test("the silent sink never builds the event; a listening one builds it once")
+    func silentSinkBuildsNothing() {
+        let built = Mutex(0)
+        func event() -> CacheEvent {
+            built.withLock { $0 += 1 }
+            return CacheEvent(.hit)
+        }
+        CacheEventSink.none.emit(event())
+        CacheEventSink.none.combined(with: .none).emit(event())
+        #expect(built.withLock { $0 } == 0)
+        let log = Journal()
+        CacheEventSink { log.append("\($0.kind)") }.emit(event())
+        #expect(built.withLock { $0 } == 1)
+        #expect(log.all == ["hit"])
     }
 }
 

@@ -65,6 +65,7 @@ public actor MemoryStorage: CacheStorage {
             order.moveToHead(slot)
             found.append(stored.entry)
         }
+        guard found.count > 1 else { return found }
         return found.sorted { $0.storedAt > $1.storedAt }
     }
 
