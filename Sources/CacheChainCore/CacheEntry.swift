@@ -8,16 +8,52 @@ public import HTTPTypes
 /// ``variantKey``, and a backend keeps several variants per key (one per distinct `Vary` selection).
 public struct CacheEntry: Sendable, Hashable, Codable {
     /// The primary key (method and normalized URI).
-    public var key: CacheKey
+    public var key: CacheKey {
+        get { fields.key }
+        set { fields = Fields(key: newValue, variantKey: variantKey, request: request, cached: cached, storedAt: storedAt) }
+    }
     /// The secondary key: the normalized values of the request fields the response's `Vary` names
     /// (empty when the response has no `Vary`). Storing an entry replaces the variant with the same value.
-    public var variantKey: String
+    public var variantKey: String {
+        get { fields.variantKey }
+        set { fields = Fields(key: key, variantKey: newValue, request: request, cached: cached, storedAt: storedAt) }
+    }
     /// The request that produced the response (its fields are needed to match `Vary`).
-    public var request: HTTPRequest
+    public var request: HTTPRequest {
+        get { fields.request }
+        set { fields = Fields(key: key, variantKey: variantKey, request: newValue, cached: cached, storedAt: storedAt) }
+    }
     /// The cached response.
-    public var cached: CachedResponse
+    public var cached: CachedResponse {
+        get { fields.cached }
+        set { fields = Fields(key: key, variantKey: variantKey, request: request, cached: newValue, storedAt: storedAt) }
+    }
     /// When the entry was written: what `removeCachedResponses(since:)` compares.
-    public var storedAt: Date
+    public var storedAt: Date {
+        get { fields.storedAt }
+        set { fields = Fields(key: key, variantKey: variantKey, request: request, cached: cached, storedAt: newValue) }
+    }
+
+    /// The entry's values, immutable and shared between copies: a lookup hands out copies of stored entries
+    /// (and the chain copies them again), and copying one reference is one retain where copying the values
+    /// was a retain per string, field list, body and dictionary. Setting a property makes a new box.
+    private final class Fields: Sendable {
+        let key: CacheKey
+        let variantKey: String
+        let request: HTTPRequest
+        let cached: CachedResponse
+        let storedAt: Date
+
+        init(key: CacheKey, variantKey: String, request: HTTPRequest, cached: CachedResponse, storedAt: Date) {
+            self.key = key
+            self.variantKey = variantKey
+            self.request = request
+            self.cached = cached
+            self.storedAt = storedAt
+        }
+    }
+
+    private var fields: Fields
 
     /// Creates an entry, computing its ``variantKey`` from the response's `Vary` and the request.
     /// - Parameters:
@@ -26,11 +62,57 @@ public struct CacheEntry: Sendable, Hashable, Codable {
     ///   - cached: The cached response.
     ///   - storedAt: When it was written; defaults to the response time.
     public init(key: CacheKey? = nil, request: HTTPRequest, cached: CachedResponse, storedAt: Date? = nil) {
-        self.key = key ?? CacheKey(request)
-        self.request = request
-        self.cached = cached
-        self.storedAt = storedAt ?? cached.responseTime
-        self.variantKey = Self.variantKey(request: request, response: cached.response)
+        fields = Fields(
+            key: key ?? CacheKey(request),
+            variantKey: Self.variantKey(request: request, response: cached.response),
+            request: request,
+            cached: cached,
+            storedAt: storedAt ?? cached.responseTime
+        )
+    }
+
+    // MARK: - Equality, hashing and coding: by value, as if the properties were stored
+
+    /// Whether every property is equal.
+    public static func == (lhs: CacheEntry, rhs: CacheEntry) -> Bool {
+        if lhs.fields === rhs.fields { return true }
+        return lhs.key == rhs.key && lhs.variantKey == rhs.variantKey && lhs.request == rhs.request
+            && lhs.cached == rhs.cached && lhs.storedAt == rhs.storedAt
+    }
+
+    /// Hashes every property.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(variantKey)
+        hasher.combine(request)
+        hasher.combine(cached)
+        hasher.combine(storedAt)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case key, variantKey, request, cached, storedAt
+    }
+
+    /// Decodes the five properties (the stored ``variantKey`` is kept, not recomputed).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        fields = Fields(
+            key: try container.decode(CacheKey.self, forKey: .key),
+            variantKey: try container.decode(String.self, forKey: .variantKey),
+            request: try container.decode(HTTPRequest.self, forKey: .request),
+            cached: try container.decode(CachedResponse.self, forKey: .cached),
+            storedAt: try container.decode(Date.self, forKey: .storedAt)
+        )
+    }
+
+    /// Encodes the five properties under their names.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(key, forKey: .key)
+        try container.encode(variantKey, forKey: .variantKey)
+        try container.encode(request, forKey: .request)
+        try container.encode(cached, forKey: .cached)
+        try container.encode(storedAt, forKey: .storedAt)
     }
 
     /// The number of bytes the entry costs a backend: body plus an estimate of its fields.

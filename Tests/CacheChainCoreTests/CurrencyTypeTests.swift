@@ -103,6 +103,27 @@ struct CurrencyTypeTests {
         #expect(decoded == entry)
         #expect(decoded.cached.response.headerFields[values: .setCookie] == ["a=1", "b=2"])
         #expect(entry.cost > 4)
+        let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(entry)) as? [String: Any])
+        #expect(Set(object.keys) == ["key", "variantKey", "request", "cached", "storedAt"])
+
+        // Copies share their values until one is changed: a change never shows through another copy.
+        var copy = entry
+        copy.cached.body = HTTPBody([9])
+        copy.storedAt = Date(timeIntervalSince1970: 99)
+        #expect(entry.cached.body == HTTPBody([0, 1, 2, 255]))
+        #expect(entry.storedAt == Date(timeIntervalSince1970: 11))
+        #expect(copy.cached.body == HTTPBody([9]) && copy.storedAt == Date(timeIntervalSince1970: 99))
+        #expect(copy != entry)
+        var restored = copy
+        restored.cached.body = entry.cached.body
+        restored.storedAt = entry.storedAt
+        #expect(restored == entry && restored.hashValue == entry.hashValue)
+        copy.key = CacheKey(method: "GET", scheme: "https", authority: "b.test", path: "/y")
+        copy.variantKey = "accept=text/html"
+        copy.request.headerFields[.accept] = "text/html"
+        #expect(copy.key.authority == "b.test" && copy.variantKey == "accept=text/html")
+        #expect(copy.request.headerFields[.accept] == "text/html" && entry.request.headerFields[.accept] == nil)
+        #expect(entry.key.authority == "a.test" && entry.variantKey.isEmpty)
     }
 
     @Test("bodies describe themselves by size only")
