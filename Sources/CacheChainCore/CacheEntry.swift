@@ -43,6 +43,8 @@ public struct CacheEntry: Sendable, Hashable, Codable {
         let request: HTTPRequest
         let cached: CachedResponse
         let storedAt: Date
+        /// The policy engine's view, made (and its head's freshness fields parsed) once per box, not per hit.
+        let exchange: StoredExchange
 
         init(key: CacheKey, variantKey: String, request: HTTPRequest, cached: CachedResponse, storedAt: Date) {
             self.key = key
@@ -50,6 +52,12 @@ public struct CacheEntry: Sendable, Hashable, Codable {
             self.request = request
             self.cached = cached
             self.storedAt = storedAt
+            exchange = StoredExchange(
+                request: request,
+                response: cached.response,
+                requestTime: cached.requestTime,
+                responseTime: cached.responseTime
+            )
         }
     }
 
@@ -124,14 +132,7 @@ public struct CacheEntry: Sendable, Hashable, Codable {
     }
 
     /// The policy engine's view of the entry.
-    public var exchange: StoredExchange {
-        StoredExchange(
-            request: request,
-            response: cached.response,
-            requestTime: cached.requestTime,
-            responseTime: cached.responseTime
-        )
-    }
+    public var exchange: StoredExchange { fields.exchange }
 
     /// Computes the secondary key: each field named by `Vary` (lowercased, sorted) with the request's
     /// whitespace-normalized values, e.g. `accept=text/html|accept-language=fr`.

@@ -55,9 +55,9 @@ extension CachePolicyEngine {
             let detail = stored.count == 1 ? "the stored response's" : "none of the \(stored.count) stored responses'"
             return miss(CacheReason(.varyMismatch, "\(detail) Vary fields match the request"))
         }
-        // Parsed once for the whole decision (it runs on every hit).
-        let responseDirectives = CacheControl(stored[index].response.headerFields)
-        let report = freshness(of: stored[index], now: now, directives: responseDirectives)
+        // Parsed when the exchange was made, not on every hit.
+        let responseDirectives = stored[index].facts.directives
+        let report = freshness(of: stored[index], now: now)
         switch policy {
         case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
             return .useStored(index: index, report, [

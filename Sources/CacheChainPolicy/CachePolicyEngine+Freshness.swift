@@ -12,11 +12,7 @@ extension CachePolicyEngine {
     /// - Parameter stored: The stored exchange.
     /// - Returns: The lifetime and its source.
     public func freshnessLifetime(of stored: StoredExchange) -> FreshnessLifetime {
-        freshnessLifetime(of: stored, directives: CacheControl(stored.response.headerFields))
-    }
-
-    /// ``freshnessLifetime(of:)`` with the stored response's `Cache-Control` already parsed.
-    func freshnessLifetime(of stored: StoredExchange, directives: CacheControl) -> FreshnessLifetime {
+        let directives = stored.facts.directives
         let fields = stored.response.headerFields
         if isShared, let shared = directives.seconds(.sMaxAge) {
             return lifetime(from: shared, source: .sharedMaxAge)
@@ -53,9 +49,7 @@ extension CachePolicyEngine {
     public func currentAge(of stored: StoredExchange, now: Date) -> TimeInterval {
         let apparentAge = max(0, stored.responseTime.timeIntervalSince(dateValue(of: stored)))
         let responseDelay = max(0, stored.responseTime.timeIntervalSince(stored.requestTime))
-        let ageValue = stored.response.headerFields[values: .age].lazy
-            .compactMap { DeltaSeconds.parse($0.trimmingOWS()).value }
-            .first ?? 0
+        let ageValue = stored.facts.age ?? 0
         let correctedInitialAge = max(apparentAge, TimeInterval(ageValue) + responseDelay)
         let residentTime = max(0, now.timeIntervalSince(stored.responseTime))
         return correctedInitialAge + residentTime
@@ -70,15 +64,10 @@ extension CachePolicyEngine {
         FreshnessReport(lifetime: freshnessLifetime(of: stored), currentAge: currentAge(of: stored, now: now))
     }
 
-    /// ``freshness(of:now:)`` with the stored response's `Cache-Control` already parsed.
-    func freshness(of stored: StoredExchange, now: Date, directives: CacheControl) -> FreshnessReport {
-        FreshnessReport(lifetime: freshnessLifetime(of: stored, directives: directives), currentAge: currentAge(of: stored, now: now))
-    }
-
     /// The response's `Date`, or the time it was received when `Date` is missing or invalid
     /// (RFC 9110 §6.6.1: a recipient with a clock supplies one).
     func dateValue(of stored: StoredExchange) -> Date {
-        stored.response.headerFields.fieldValue(.date).flatMap(HTTPDate.parse) ?? stored.responseTime
+        stored.facts.date ?? stored.responseTime
     }
 
     private func lifetime(from value: DeltaSeconds, source: FreshnessLifetime.Source) -> FreshnessLifetime {

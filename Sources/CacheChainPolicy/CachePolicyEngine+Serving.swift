@@ -43,7 +43,7 @@ extension CachePolicyEngine {
     ///   - now: The current time.
     /// - Returns: `true` if the stored response may stand in for the failed fetch.
     public func canServeStaleOnError(_ stored: StoredExchange, request: HTTPRequest, now: Date) -> Bool {
-        let directives = CacheControl(stored.response.headerFields)
+        let directives = stored.facts.directives
         guard !forbidsStaleUse(directives), !directives.contains(.noCache) else { return false }
         let requestDirectives = CacheControl(request.headerFields)
         let allowances = [directives.seconds(.staleIfError)?.value, requestDirectives.seconds(.staleIfError)?.value]

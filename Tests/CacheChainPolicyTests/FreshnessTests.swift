@@ -86,4 +86,30 @@ struct FreshnessTests {
         let staler = engine.freshness(of: exchange, now: t0.addingTimeInterval(25))
         #expect(staler.staleness == 15)
     }
+
+    @Test("changing a stored exchange's response re-reads its Cache-Control, Date and Age")
+    func replacedResponse() {
+        var exchange = stored([("Cache-Control", "max-age=60")])
+        let engine = CachePolicyEngine()
+        #expect(engine.freshnessLifetime(of: exchange).seconds == 60)
+        #expect(engine.currentAge(of: exchange, now: t0) == 0)
+        exchange.response.headerFields[.cacheControl] = "max-age=5"
+        exchange.response.headerFields[.age] = "30"
+        #expect(engine.freshnessLifetime(of: exchange).seconds == 5)
+        #expect(engine.currentAge(of: exchange, now: t0) == 30)
+        #expect(!engine.freshness(of: exchange, now: t0).isFresh)
+        exchange.response.headerFields[.date] = HTTPDate.format(t0.addingTimeInterval(-100))
+        exchange.response.headerFields[.age] = nil
+        #expect(engine.currentAge(of: exchange, now: t0) == 100)
+        exchange.response = response(200, [("Cache-Control", "max-age=600")])
+        #expect(engine.freshnessLifetime(of: exchange).seconds == 600)
+        #expect(exchange == stored([("Cache-Control", "max-age=600")]).withResponse(exchange.response))
+    }
+}
+
+private extension StoredExchange {
+    /// The same exchange with another head: equal to one made with that head from the start.
+    func withResponse(_ head: HTTPResponse) -> StoredExchange {
+        StoredExchange(request: request, response: head, requestTime: requestTime, responseTime: responseTime)
+    }
 }

@@ -1,0 +1,32 @@
+import Foundation
+import HTTPTypes
+
+/// What the freshness rules read from a stored response's head, parsed once when the exchange is made
+/// instead of on every decision: its `Cache-Control` directives, its `Date` and its `Age`.
+///
+/// Derived from the head alone (no configuration), so it is valid for as long as the head is unchanged;
+/// ``StoredExchange`` recomputes it whenever its response is replaced.
+struct ResponseFacts: Sendable, Hashable {
+    /// The response's `Cache-Control` directives.
+    let directives: CacheControl
+    /// The response's `Date`, or `nil` when it is missing, repeated or not an HTTP-date.
+    let date: Date?
+    /// The first valid `Age` value in seconds, or `nil` when there is none (RFC 9111 §5.1).
+    let age: Int?
+
+    /// Reads the facts of a response head.
+    /// - Parameter response: The head.
+    init(_ response: HTTPResponse) {
+        let fields = response.headerFields
+        directives = CacheControl(fields)
+        date = fields.fieldValue(.date).flatMap(HTTPDate.parse)
+        var age: Int?
+        for field in fields where field.name == .age {
+            if let value = DeltaSeconds.parse(field.value.trimmingOWS()).value {
+                age = value
+                break
+            }
+        }
+        self.age = age
+    }
+}
