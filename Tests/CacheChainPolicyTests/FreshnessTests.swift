@@ -104,6 +104,13 @@ struct FreshnessTests {
         exchange.response = response(200, [("Cache-Control", "max-age=600")])
         #expect(engine.freshnessLifetime(of: exchange).seconds == 600)
         #expect(exchange == stored([("Cache-Control", "max-age=600")]).withResponse(exchange.response))
+        // Copies never see each other's changes.
+        let before = exchange
+        exchange.requestTime = exchange.requestTime.addingTimeInterval(-5)
+        exchange.request.headerFields[.accept] = "text/html"
+        #expect(before != exchange)
+        #expect(before.requestTime == exchange.requestTime.addingTimeInterval(5))
+        #expect(before.request.headerFields[.accept] == nil)
     }
 }
 
