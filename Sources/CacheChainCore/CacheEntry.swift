@@ -10,13 +10,13 @@ public struct CacheEntry: Sendable, Hashable, Codable {
     /// The primary key (method and normalized URI).
     public var key: CacheKey {
         get { fields.key }
-        set { fields = Fields(key: newValue, variantKey: variantKey, request: request, cached: cached, storedAt: storedAt) }
+        set { fields = Fields(key: newValue, variantKey: variantKey, request: request, cached: cached, storedAt: storedAt, exchange: exchange) }
     }
     /// The secondary key: the normalized values of the request fields the response's `Vary` names
     /// (empty when the response has no `Vary`). Storing an entry replaces the variant with the same value.
     public var variantKey: String {
         get { fields.variantKey }
-        set { fields = Fields(key: key, variantKey: newValue, request: request, cached: cached, storedAt: storedAt) }
+        set { fields = Fields(key: key, variantKey: newValue, request: request, cached: cached, storedAt: storedAt, exchange: exchange) }
     }
     /// The request that produced the response (its fields are needed to match `Vary`).
     public var request: HTTPRequest {
@@ -26,12 +26,21 @@ public struct CacheEntry: Sendable, Hashable, Codable {
     /// The cached response.
     public var cached: CachedResponse {
         get { fields.cached }
-        set { fields = Fields(key: key, variantKey: variantKey, request: request, cached: newValue, storedAt: storedAt) }
+        set {
+            // A new body under the same head (what a disk or encrypted lookup does to a memoized entry) keeps
+            // the exchange and its parsed fields; comparing the heads is cheaper than parsing them again.
+            let sameHead = newValue.response == cached.response && newValue.requestTime == cached.requestTime
+                && newValue.responseTime == cached.responseTime
+            fields = Fields(
+                key: key, variantKey: variantKey, request: request, cached: newValue, storedAt: storedAt,
+                exchange: sameHead ? exchange : nil
+            )
+        }
     }
     /// When the entry was written: what `removeCachedResponses(since:)` compares.
     public var storedAt: Date {
         get { fields.storedAt }
-        set { fields = Fields(key: key, variantKey: variantKey, request: request, cached: cached, storedAt: newValue) }
+        set { fields = Fields(key: key, variantKey: variantKey, request: request, cached: cached, storedAt: newValue, exchange: exchange) }
     }
 
     /// The entry's values, immutable and shared between copies: a lookup hands out copies of stored entries
@@ -46,13 +55,21 @@ public struct CacheEntry: Sendable, Hashable, Codable {
         /// The policy engine's view, made (and its head's freshness fields parsed) once per box, not per hit.
         let exchange: StoredExchange
 
-        init(key: CacheKey, variantKey: String, request: HTTPRequest, cached: CachedResponse, storedAt: Date) {
+        /// Makes a box; `exchange` is the exchange of an entry with the same request and head (made anew when `nil`).
+        init(
+            key: CacheKey,
+            variantKey: String,
+            request: HTTPRequest,
+            cached: CachedResponse,
+            storedAt: Date,
+            exchange: StoredExchange? = nil
+        ) {
             self.key = key
             self.variantKey = variantKey
             self.request = request
             self.cached = cached
             self.storedAt = storedAt
-            exchange = StoredExchange(
+            self.exchange = exchange ?? StoredExchange(
                 request: request,
                 response: cached.response,
                 requestTime: cached.requestTime,

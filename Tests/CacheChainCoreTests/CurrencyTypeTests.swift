@@ -1,4 +1,5 @@
 import CacheChainCore
+import CacheChainPolicy
 import Foundation
 import HTTPTypes
 import Synchronization
@@ -124,6 +125,19 @@ struct CurrencyTypeTests {
         #expect(copy.key.authority == "b.test" && copy.variantKey == "accept=text/html")
         #expect(copy.request.headerFields[.accept] == "text/html" && entry.request.headerFields[.accept] == nil)
         #expect(entry.key.authority == "a.test" && entry.variantKey.isEmpty)
+
+        // The engine's view follows the entry: kept across a new body, remade for a new head or request.
+        var view = entry
+        view.cached.body = HTTPBody([7])
+        #expect(view.exchange == entry.exchange)
+        view.cached.response.headerFields[.cacheControl] = "max-age=5"
+        #expect(view.exchange.response.headerFields[.cacheControl] == "max-age=5")
+        #expect(CachePolicyEngine().freshnessLifetime(of: view.exchange).seconds == 5)
+        view.cached.responseTime = Date(timeIntervalSince1970: 50)
+        #expect(view.exchange.responseTime == Date(timeIntervalSince1970: 50))
+        view.request.headerFields[.accept] = "text/plain"
+        #expect(view.exchange.request.headerFields[.accept] == "text/plain")
+        #expect(entry.exchange.response.headerFields[.cacheControl] == "max-age=60")
     }
 
     @Test("bodies describe themselves by size only")
