@@ -9,76 +9,75 @@ public import HTTPTypes
 public struct CacheEntry: Sendable, Hashable, Codable {
     /// The primary key (method and normalized URI).
     public var key: CacheKey {
-        get { fields.key }
-        set { fields = Fields(key: newValue, variantKey: variantKey, request: request, cached: cached, storedAt: storedAt, exchange: exchange) }
+        get { box.values.key }
+        set { update(keepingExchange: true) { $0.key = newValue } }
     }
     /// The secondary key: the normalized values of the request fields the response's `Vary` names
     /// (empty when the response has no `Vary`). Storing an entry replaces the variant with the same value.
     public var variantKey: String {
-        get { fields.variantKey }
-        set { fields = Fields(key: key, variantKey: newValue, request: request, cached: cached, storedAt: storedAt, exchange: exchange) }
+        get { box.values.variantKey }
+        set { update(keepingExchange: true) { $0.variantKey = newValue } }
     }
     /// The request that produced the response (its fields are needed to match `Vary`).
     public var request: HTTPRequest {
-        get { fields.request }
-        set { fields = Fields(key: key, variantKey: variantKey, request: newValue, cached: cached, storedAt: storedAt) }
+        get { box.values.request }
+        set { update(keepingExchange: false) { $0.request = newValue } }
     }
     /// The cached response.
     public var cached: CachedResponse {
-        get { fields.cached }
+        get { box.values.cached }
         set {
             // A new body under the same head (what a disk or encrypted lookup does to a memoized entry) keeps
             // the exchange and its parsed fields; comparing the heads is cheaper than parsing them again.
             let sameHead = newValue.response == cached.response && newValue.requestTime == cached.requestTime
                 && newValue.responseTime == cached.responseTime
-            fields = Fields(
-                key: key, variantKey: variantKey, request: request, cached: newValue, storedAt: storedAt,
-                exchange: sameHead ? exchange : nil
-            )
+            update(keepingExchange: sameHead) { $0.cached = newValue }
         }
     }
     /// When the entry was written: what `removeCachedResponses(since:)` compares.
     public var storedAt: Date {
-        get { fields.storedAt }
-        set { fields = Fields(key: key, variantKey: variantKey, request: request, cached: cached, storedAt: newValue, exchange: exchange) }
+        get { box.values.storedAt }
+        set { update(keepingExchange: true) { $0.storedAt = newValue } }
     }
 
-    /// The entry's values, immutable and shared between copies: a lookup hands out copies of stored entries
-    /// (and the chain copies them again), and copying one reference is one retain where copying the values
-    /// was a retain per string, field list, body and dictionary. Setting a property makes a new box.
-    private final class Fields: Sendable {
-        let key: CacheKey
-        let variantKey: String
-        let request: HTTPRequest
-        let cached: CachedResponse
-        let storedAt: Date
+    /// The entry's properties as one value: their equality, hashing and coding are the entry's.
+    private struct Values: Sendable, Hashable, Codable {
+        var key: CacheKey
+        var variantKey: String
+        var request: HTTPRequest
+        var cached: CachedResponse
+        var storedAt: Date
+    }
+
+    /// The values, immutable and shared between copies: a lookup hands out copies of stored entries (and
+    /// the chain copies them again), and copying one reference is one retain where copying the values was a
+    /// retain per string, field list, body and dictionary. Setting a property makes a new box.
+    private final class Box: Sendable {
+        let values: Values
         /// The policy engine's view, made (and its head's freshness fields parsed) once per box, not per hit.
         let exchange: StoredExchange
 
         /// Makes a box; `exchange` is the exchange of an entry with the same request and head (made anew when `nil`).
-        init(
-            key: CacheKey,
-            variantKey: String,
-            request: HTTPRequest,
-            cached: CachedResponse,
-            storedAt: Date,
-            exchange: StoredExchange? = nil
-        ) {
-            self.key = key
-            self.variantKey = variantKey
-            self.request = request
-            self.cached = cached
-            self.storedAt = storedAt
+        init(_ values: Values, exchange: StoredExchange? = nil) {
+            self.values = values
             self.exchange = exchange ?? StoredExchange(
-                request: request,
-                response: cached.response,
-                requestTime: cached.requestTime,
-                responseTime: cached.responseTime
+                request: values.request,
+                response: values.cached.response,
+                requestTime: values.cached.requestTime,
+                responseTime: values.cached.responseTime
             )
         }
     }
 
-    private var fields: Fields
+    private var box: Box
+
+    /// Replaces the box with one holding the changed values; the exchange is kept when the change leaves
+    /// the request and the response head as they were.
+    private mutating func update(keepingExchange: Bool, _ change: (inout Values) -> Void) {
+        var values = box.values
+        change(&values)
+        box = Box(values, exchange: keepingExchange ? box.exchange : nil)
+    }
 
     /// Creates an entry, computing its ``variantKey`` from the response's `Vary` and the request.
     /// - Parameters:
@@ -87,57 +86,35 @@ public struct CacheEntry: Sendable, Hashable, Codable {
     ///   - cached: The cached response.
     ///   - storedAt: When it was written; defaults to the response time.
     public init(key: CacheKey? = nil, request: HTTPRequest, cached: CachedResponse, storedAt: Date? = nil) {
-        fields = Fields(
+        box = Box(Values(
             key: key ?? CacheKey(request),
             variantKey: Self.variantKey(request: request, response: cached.response),
             request: request,
             cached: cached,
             storedAt: storedAt ?? cached.responseTime
-        )
+        ))
     }
 
-    // MARK: - Equality, hashing and coding: by value, as if the properties were stored
+    // MARK: - Equality, hashing and coding: those of the values
 
     /// Whether every property is equal.
     public static func == (lhs: CacheEntry, rhs: CacheEntry) -> Bool {
-        if lhs.fields === rhs.fields { return true }
-        return lhs.key == rhs.key && lhs.variantKey == rhs.variantKey && lhs.request == rhs.request
-            && lhs.cached == rhs.cached && lhs.storedAt == rhs.storedAt
+        lhs.box === rhs.box || lhs.box.values == rhs.box.values
     }
 
     /// Hashes every property.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(key)
-        hasher.combine(variantKey)
-        hasher.combine(request)
-        hasher.combine(cached)
-        hasher.combine(storedAt)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case key, variantKey, request, cached, storedAt
+        box.values.hash(into: &hasher)
     }
 
     /// Decodes the five properties (the stored ``variantKey`` is kept, not recomputed).
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        fields = Fields(
-            key: try container.decode(CacheKey.self, forKey: .key),
-            variantKey: try container.decode(String.self, forKey: .variantKey),
-            request: try container.decode(HTTPRequest.self, forKey: .request),
-            cached: try container.decode(CachedResponse.self, forKey: .cached),
-            storedAt: try container.decode(Date.self, forKey: .storedAt)
-        )
+        box = Box(try Values(from: decoder))
     }
 
     /// Encodes the five properties under their names.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(key, forKey: .key)
-        try container.encode(variantKey, forKey: .variantKey)
-        try container.encode(request, forKey: .request)
-        try container.encode(cached, forKey: .cached)
-        try container.encode(storedAt, forKey: .storedAt)
+        try box.values.encode(to: encoder)
     }
 
     /// The number of bytes the entry costs a backend: body plus an estimate of its fields.
@@ -149,7 +126,7 @@ public struct CacheEntry: Sendable, Hashable, Codable {
     }
 
     /// The policy engine's view of the entry.
-    public var exchange: StoredExchange { fields.exchange }
+    public var exchange: StoredExchange { box.exchange }
 
     /// Computes the secondary key: each field named by `Vary` (lowercased, sorted) with the request's
     /// whitespace-normalized values, e.g. `accept=text/html|accept-language=fr`.

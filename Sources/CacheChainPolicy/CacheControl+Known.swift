@@ -24,48 +24,24 @@ extension CacheControl {
         static let staleIfError = Known(rawValue: 1 << 13)
         static let mustUnderstand = Known(rawValue: 1 << 14)
 
+        /// Each known directive with its name as written in a field (lowercase).
+        private static let named: [(directive: Known, name: String)] = [
+            (.noCache, "no-cache"), (.noStore, "no-store"), (.maxAge, "max-age"), (.sMaxAge, "s-maxage"),
+            (.maxStale, "max-stale"), (.minFresh, "min-fresh"), (.mustRevalidate, "must-revalidate"),
+            (.proxyRevalidate, "proxy-revalidate"), (.public, "public"), (.private, "private"),
+            (.immutable, "immutable"), (.onlyIfCached, "only-if-cached"),
+            (.staleWhileRevalidate, "stale-while-revalidate"), (.staleIfError, "stale-if-error"),
+            (.mustUnderstand, "must-understand"),
+        ]
+
         /// The bit of a lowercased directive name; empty for names the engine never asks about.
         init(name: String) {
-            switch name {
-            case "no-cache": self = .noCache
-            case "no-store": self = .noStore
-            case "max-age": self = .maxAge
-            case "s-maxage": self = .sMaxAge
-            case "max-stale": self = .maxStale
-            case "min-fresh": self = .minFresh
-            case "must-revalidate": self = .mustRevalidate
-            case "proxy-revalidate": self = .proxyRevalidate
-            case "public": self = .public
-            case "private": self = .private
-            case "immutable": self = .immutable
-            case "only-if-cached": self = .onlyIfCached
-            case "stale-while-revalidate": self = .staleWhileRevalidate
-            case "stale-if-error": self = .staleIfError
-            case "must-understand": self = .mustUnderstand
-            default: self = []
-            }
+            self = Self.named.first { $0.name == name }?.directive ?? []
         }
 
-        /// The directive's name as written in a field (lowercase).
+        /// The directive's name as written in a field (lowercase); empty unless exactly one bit is set.
         var name: String {
-            switch self {
-            case .noCache: "no-cache"
-            case .noStore: "no-store"
-            case .maxAge: "max-age"
-            case .sMaxAge: "s-maxage"
-            case .maxStale: "max-stale"
-            case .minFresh: "min-fresh"
-            case .mustRevalidate: "must-revalidate"
-            case .proxyRevalidate: "proxy-revalidate"
-            case .public: "public"
-            case .private: "private"
-            case .immutable: "immutable"
-            case .onlyIfCached: "only-if-cached"
-            case .staleWhileRevalidate: "stale-while-revalidate"
-            case .staleIfError: "stale-if-error"
-            case .mustUnderstand: "must-understand"
-            default: ""
-            }
+            Self.named.first { $0.directive == self }?.name ?? ""
         }
     }
 

@@ -194,7 +194,7 @@ public struct CacheControl: Sendable, Hashable {
 
     /// Removes surrounding quotes and backslash escapes from a quoted-string; returns tokens unchanged.
     static func unquote(_ value: String) -> String {
-        guard value.utf8.first == ASCII.quote, value.count >= 2, value.first == "\"", value.last == "\"" else { return value }
+        guard value.utf8.first == ASCII.quote, value.count >= 2, value.last == "\"" else { return value }
         var result = ""
         var escaped = false
         for character in value.dropFirst().dropLast() {

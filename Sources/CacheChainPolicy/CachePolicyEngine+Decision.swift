@@ -55,8 +55,6 @@ extension CachePolicyEngine {
             let detail = stored.count == 1 ? "the stored response's" : "none of the \(stored.count) stored responses'"
             return miss(CacheReason(.varyMismatch, "\(detail) Vary fields match the request"))
         }
-        // Parsed when the exchange was made, not on every hit.
-        let responseDirectives = stored[index].facts.directives
         let report = freshness(of: stored[index], now: now)
         switch policy {
         case .returnCacheDataElseLoad, .returnCacheDataDontLoad:
@@ -72,7 +70,6 @@ extension CachePolicyEngine {
             return protocolDecision(
                 request: request,
                 requestDirectives: requestDirectives,
-                responseDirectives: responseDirectives,
                 pragmaNoCache: pragmaNoCache,
                 stored: stored,
                 index: index,
@@ -86,13 +83,13 @@ extension CachePolicyEngine {
     private func protocolDecision(
         request: HTTPRequest,
         requestDirectives: CacheControl,
-        responseDirectives: CacheControl,
         pragmaNoCache: Bool,
         stored: [StoredExchange],
         index: Int,
         report: FreshnessReport,
         cannotLoad: Bool
     ) -> CacheDecision {
+        let responseDirectives = stored[index].facts.directives  // parsed when the exchange was made
         var reasons: [CacheReason] = []
         if report.lifetime.source == .invalid {
             reasons.append(CacheReason(.invalidDirective, "invalid max-age, s-maxage or Expires: treated as stale"))

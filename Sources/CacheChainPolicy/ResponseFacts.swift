@@ -6,7 +6,7 @@ import HTTPTypes
 ///
 /// Derived from the head alone (no configuration), so it is valid for as long as the head is unchanged;
 /// ``StoredExchange`` recomputes it whenever its response is replaced.
-struct ResponseFacts: Sendable, Hashable {
+struct ResponseFacts: Sendable {
     /// The response's `Cache-Control` directives.
     let directives: CacheControl
     /// The response's `Date`, or `nil` when it is missing, repeated or not an HTTP-date.

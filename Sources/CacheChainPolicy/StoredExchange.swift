@@ -9,47 +9,57 @@ public import HTTPTypes
 public struct StoredExchange: Sendable, Hashable {
     /// The request that produced the response (its fields select `Vary` variants).
     public var request: HTTPRequest {
-        get { values.request }
-        set { values = Values(request: newValue, response: response, requestTime: requestTime, responseTime: responseTime) }
+        get { box.values.request }
+        set { update(keepingFacts: true) { $0.request = newValue } }
     }
     /// The stored response head.
     public var response: HTTPResponse {
-        get { values.response }
-        set { values = Values(request: request, response: newValue, requestTime: requestTime, responseTime: responseTime) }
+        get { box.values.response }
+        set { update(keepingFacts: false) { $0.response = newValue } }
     }
     /// When the request that produced the response was sent.
     public var requestTime: Date {
-        get { values.requestTime }
-        set { values = Values(request: request, response: response, requestTime: newValue, responseTime: responseTime) }
+        get { box.values.requestTime }
+        set { update(keepingFacts: true) { $0.requestTime = newValue } }
     }
     /// When the response was received.
     public var responseTime: Date {
-        get { values.responseTime }
-        set { values = Values(request: request, response: response, requestTime: requestTime, responseTime: newValue) }
+        get { box.values.responseTime }
+        set { update(keepingFacts: true) { $0.responseTime = newValue } }
     }
 
     /// The head's parsed `Cache-Control`, `Date` and `Age` (derived from ``response``).
-    var facts: ResponseFacts { values.facts }
+    var facts: ResponseFacts { box.facts }
 
-    /// The exchange's values, immutable and shared between copies (the engine is handed arrays of
-    /// exchanges on every lookup: copying one is one retain). Setting a property makes a new box.
-    private final class Values: Sendable {
-        let request: HTTPRequest
-        let response: HTTPResponse
-        let requestTime: Date
-        let responseTime: Date
+    /// The exchange's properties as one value: their equality and hashing are the exchange's.
+    private struct Values: Sendable, Hashable {
+        var request: HTTPRequest
+        var response: HTTPResponse
+        var requestTime: Date
+        var responseTime: Date
+    }
+
+    /// The values and the facts of their head, immutable and shared between copies (the engine is handed
+    /// arrays of exchanges on every lookup: copying one is one retain). Setting a property makes a new box.
+    private final class Box: Sendable {
+        let values: Values
         let facts: ResponseFacts
 
-        init(request: HTTPRequest, response: HTTPResponse, requestTime: Date, responseTime: Date) {
-            self.request = request
-            self.response = response
-            self.requestTime = requestTime
-            self.responseTime = responseTime
-            facts = ResponseFacts(response)
+        /// Makes a box; `facts` are those of the same response head (read anew when `nil`).
+        init(_ values: Values, facts: ResponseFacts? = nil) {
+            self.values = values
+            self.facts = facts ?? ResponseFacts(values.response)
         }
     }
 
-    private var values: Values
+    private var box: Box
+
+    /// Replaces the box with one holding the changed values; the facts are kept when the head is unchanged.
+    private mutating func update(keepingFacts: Bool, _ change: (inout Values) -> Void) {
+        var values = box.values
+        change(&values)
+        box = Box(values, facts: keepingFacts ? box.facts : nil)
+    }
 
     /// Creates a stored exchange.
     /// - Parameters:
@@ -58,21 +68,16 @@ public struct StoredExchange: Sendable, Hashable {
     ///   - requestTime: When the request was sent.
     ///   - responseTime: When the response was received.
     public init(request: HTTPRequest, response: HTTPResponse, requestTime: Date, responseTime: Date) {
-        values = Values(request: request, response: response, requestTime: requestTime, responseTime: responseTime)
+        box = Box(Values(request: request, response: response, requestTime: requestTime, responseTime: responseTime))
     }
 
     /// Whether request, response and both times are equal.
     public static func == (lhs: StoredExchange, rhs: StoredExchange) -> Bool {
-        if lhs.values === rhs.values { return true }
-        return lhs.request == rhs.request && lhs.response == rhs.response
-            && lhs.requestTime == rhs.requestTime && lhs.responseTime == rhs.responseTime
+        lhs.box === rhs.box || lhs.box.values == rhs.box.values
     }
 
     /// Hashes request, response and both times.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(request)
-        hasher.combine(response)
-        hasher.combine(requestTime)
-        hasher.combine(responseTime)
+        box.values.hash(into: &hasher)
     }
 }
