@@ -13,6 +13,9 @@ import Glibc
 /// and 1M entries (BENCH_DISK_SCALE_MAX caps it, default 1,000,000); open time of the largest cache.
 /// BENCH_DISK_SIZES=1048576 measures only the hits (and their plain-read baseline) of the sizes listed, for profiling;
 /// the word `scale` in the list runs the lookup-vs-entry-count scenario too (BENCH_DISK_SIZES=scale runs only it).
+/// BENCH_DISK_SCALE_DIR=<dir> keeps the scale scenario's filled caches in `<dir>` and reuses them on the next
+/// run (filling 1M entries takes about a minute), for profiling and comparing builds of the same format;
+/// BENCH_DISK_SCALE_ONLY=<n> measures only the cache of n entries (a profile then shows that size alone).
 func runDiskScenarios(iterations: Int) async throws {
     let base = NSTemporaryDirectory() + "cachechain-bench-disk-\(UUID().uuidString)"
     defer { try? FileManager.default.removeItem(atPath: base) }
@@ -93,16 +96,20 @@ func runDiskScenarios(iterations: Int) async throws {
 /// size alike instead of on whichever was measured last.
 func runDiskScaleScenarios(iterations: Int, base: String) async throws {
     let maximum = Int(ProcessInfo.processInfo.environment["BENCH_DISK_SCALE_MAX"] ?? "") ?? 1_000_000
-    let sizes = [1_000, 100_000, 1_000_000].filter { $0 <= maximum }
+    let only = Int(ProcessInfo.processInfo.environment["BENCH_DISK_SCALE_ONLY"] ?? "")
+    let sizes = [1_000, 100_000, 1_000_000].filter { $0 <= maximum && (only == nil || only == $0) }
     printSection("Disk hit latency vs number of stored entries (64-byte bodies)")
     let body = HTTPBody([UInt8](repeating: 7, count: 64))
     var caches: [(size: Int, storage: DiskStorage, probes: [CacheKey])] = []
+    let kept = ProcessInfo.processInfo.environment["BENCH_DISK_SCALE_DIR"]
     for size in sizes {
-        let directory = "\(base)/scale-\(size)"
+        let directory = "\(kept ?? base)/scale-\(size)"
+        let filledMarker = directory + "/filled-by-benchmark"
         let fillStart = ContinuousClock.now
-        do {
+        if kept == nil || !FileManager.default.fileExists(atPath: filledMarker) {
             let storage = try DiskStorage(directory: directory, capacity: 8 << 30)
             for index in 0..<size { try await storage.store(freshEntry(path: "/n/\(index)", body: body)) }
+            FileManager.default.createFile(atPath: filledMarker, contents: nil)
         }
         let fill = ContinuousClock.now - fillStart
         let openStart = ContinuousClock.now
@@ -139,7 +146,9 @@ func runDiskScaleScenarios(iterations: Int, base: String) async throws {
         }
     }
     print("   (measured interleaved: \(rounds) rounds of \(round) lookups per size)")
-    if let smallest = results.first {
+    if results.count == 1, let only = results.first {
+        print(String(format: "%@ p50 %.2f µs  p99 %.2f µs", only.name, only.percentile(50) / 1000, only.percentile(99) / 1000))
+    } else if let smallest = results.first {
         for larger in results.dropFirst() { printComparison(larger, smallest) }
     }
 }
