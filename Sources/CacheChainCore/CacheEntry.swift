@@ -40,6 +40,14 @@ public struct CacheEntry: Sendable, Hashable, Codable {
         set { update(keepingExchange: true) { $0.storedAt = newValue } }
     }
 
+    /// Replaces the body and keeps everything else, including the policy engine's view of the head: what a
+    /// backend does when it attaches the bytes it read to a decoded (or remembered) entry. Cheaper than
+    /// setting ``cached``, which compares the heads to find out whether the view can be kept.
+    /// - Parameter body: The new body.
+    package mutating func replaceBody(with body: HTTPBody) {
+        update(keepingExchange: true) { $0.cached.body = body }
+    }
+
     /// The entry's properties as one value: their equality, hashing and coding are the entry's.
     private struct Values: Sendable, Hashable, Codable {
         var key: CacheKey

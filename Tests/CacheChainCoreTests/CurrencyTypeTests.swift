@@ -126,6 +126,15 @@ struct CurrencyTypeTests {
         #expect(copy.request.headerFields[.accept] == "text/html" && entry.request.headerFields[.accept] == nil)
         #expect(entry.key.authority == "a.test" && entry.variantKey.isEmpty)
 
+        // A backend's body replacement changes the body only, in that copy only, and keeps the engine's view.
+        var reread = entry
+        reread.replaceBody(with: HTTPBody([4, 5]))
+        #expect(reread.cached.body == HTTPBody([4, 5]) && entry.cached.body == HTTPBody([0, 1, 2, 255]))
+        #expect(reread.exchange == entry.exchange && reread.cached.response == entry.cached.response)
+        #expect(reread.key == entry.key && reread.request == entry.request && reread.storedAt == entry.storedAt)
+        reread.replaceBody(with: entry.cached.body)
+        #expect(reread == entry && reread.hashValue == entry.hashValue)
+
         // The engine's view follows the entry: kept across a new body, remade for a new head or request.
         var view = entry
         view.cached.body = HTTPBody([7])

@@ -133,7 +133,7 @@ extension EnvelopeCodec {
         guard bodyCount <= decoded.bodyLength else { throw PlaintextAssembler.malformed("body longer than recorded") }
         guard bodyCount == decoded.bodyLength else { throw PlaintextAssembler.malformed("body shorter than recorded") }
         var entry = decoded.entry
-        entry.cached.body = BodyBytes.body(Array(UnsafeRawBufferPointer(rebasing: plaintext[(4 + length)...])))
+        entry.replaceBody(with: BodyBytes.body(Array(UnsafeRawBufferPointer(rebasing: plaintext[(4 + length)...]))))
         return entry
     }
 }

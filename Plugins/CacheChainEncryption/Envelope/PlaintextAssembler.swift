@@ -69,7 +69,7 @@ struct PlaintextAssembler {
         if metadataOnly { return decoded.entry }
         guard let body, body.count == decoded.bodyLength else { throw Self.malformed("body shorter than recorded") }
         var entry = decoded.entry
-        entry.cached.body = try body.finish()
+        entry.replaceBody(with: try body.finish())
         return entry
     }
 

@@ -33,12 +33,12 @@ struct DecodedMetadataMemo {
         if let known = memo.value(for: rowID),
            known.meta.withUnsafeBytes({ kept in meta.withUnsafeBytes { sameBytes(kept, $0) } }) {
             var entry = known.entry
-            entry.cached.body = body
+            entry.replaceBody(with: body)
             return (entry, known.bodyLength)
         }
         var decoded = try DiskEntryCodec.decodeMeta(meta, body: .empty)
         memo.insert(Decoded(meta: meta, entry: decoded.entry, bodyLength: decoded.bodyLength), for: rowID)
-        decoded.entry.cached.body = body
+        decoded.entry.replaceBody(with: body)
         return decoded
     }
 }

@@ -83,7 +83,7 @@ public actor MemoryStorage: CacheStorage {
         var entry = entry
         if entry.cached.body.file != nil {
             do throws(CacheChainError) {
-                entry.cached.body = try entry.cached.body.loadedIntoMemory()
+                entry.replaceBody(with: try entry.cached.body.loadedIntoMemory())
             } catch {
                 events.emit(CacheEvent(.storageError, key: entry.key, reasons: [error.shortDescription], bytes: cost))
                 return
