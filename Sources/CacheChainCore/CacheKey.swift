@@ -56,12 +56,37 @@ public struct CacheKey: Sendable, Hashable, Codable, Comparable, CustomStringCon
     }
 
     /// The absolute URL of the key, e.g. `https://example.com/a?b=1`.
-    public var url: String { "\(scheme)://\(authority)\(path)" }
+    public var url: String {
+        var url = String()
+        url.reserveCapacity(scheme.utf8.count + authority.utf8.count + path.utf8.count + 3)
+        appendURL(to: &url)
+        return url
+    }
 
     /// The key as one stable string, e.g. `GET https://example.com/a?b=1` (followed by ` {discriminator}` when
     /// there is one): the input of file-name hashes.
     public var stringValue: String {
-        discriminator.isEmpty ? "\(method) \(url)" : "\(method) \(url) {\(discriminator)}"
+        // Appended into one reserved buffer rather than interpolated: every disk and Redis lookup builds it.
+        var text = String()
+        text.reserveCapacity(
+            method.utf8.count + scheme.utf8.count + authority.utf8.count + path.utf8.count + discriminator.utf8.count + 7
+        )
+        text += method
+        text += " "
+        appendURL(to: &text)
+        if !discriminator.isEmpty {
+            text += " {"
+            text += discriminator
+            text += "}"
+        }
+        return text
+    }
+
+    private func appendURL(to text: inout String) {
+        text += scheme
+        text += "://"
+        text += authority
+        text += path
     }
 
     /// Same as ``stringValue``.

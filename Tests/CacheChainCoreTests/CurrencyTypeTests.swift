@@ -29,6 +29,7 @@ struct CurrencyTypeTests {
     )
     func cacheKey(request: HTTPRequest, expected: String) {
         #expect(CacheKey(request).stringValue == expected)
+        #expect(CacheKey(request).url == String(expected.drop { $0 != " " }.dropFirst()))
     }
 
     @Test("keys that differ only in method, scheme or discriminator stay apart in sets and dictionaries; equal keys hash alike")

@@ -1,3 +1,4 @@
+import CXXHash
 import CacheChainCore
 
 /// The SQLite index of a ``DiskStorage`` directory: one row per stored variant, LRU order, exact totals.
@@ -5,7 +6,7 @@ import CacheChainCore
 /// Schema (`PRAGMA user_version = 1`):
 /// - `entries`: `id`, `key_hash` (XXH64 of the key string, indexed: O(log n) lookup), `key`, `variant`,
 ///   `url`, `stored_at`, `last_used` (µs, indexed: LRU eviction), `size` (bytes counted against the
-///   capacity), `body_length`, `checksum` (XXH64 of metadata + body), `meta` (binary metadata), `body`
+///   capacity), `body_length`, `checksum` (``EntryChecksum``: XXH3-64 of metadata + body), `meta` (binary metadata), `body`
 ///   (inline bodies) or `file` (entry file name, partially indexed: orphan sweep).
 /// - `tags`: `(entry_id, name)` per userInfo name, for purge by tag without decoding every entry.
 /// - `totals`: one row with the byte and entry counts, kept exact by triggers in the same transactions.
@@ -136,8 +137,10 @@ final class DiskIndex {
         return try statement.step() ? statement.integer(0) : 0
     }
 
+    /// The XXH64 (seed 0) of the key's UTF-8 bytes, as a signed integer: the indexed `key_hash` column.
     static func keyHash(_ key: String) -> Int64 {
-        Int64(bitPattern: XXHash64.hash(Array(key.utf8)))
+        var key = key
+        return Int64(bitPattern: key.withUTF8 { XXH64($0.baseAddress, $0.count, 0) })
     }
 
     // MARK: Transactions
