@@ -143,8 +143,15 @@ final class SQLiteStatement {
         case .real(let real):
             result = sqlite3_bind_double(handle, index, real)
         case .text(let text):
-            result = text.utf8CString.withUnsafeBufferPointer { buffer in
-                cachechain_sqlite3_bind_text_transient(handle, index, buffer.baseAddress, Int32(buffer.count - 1))
+            // The string's own UTF-8 storage (SQLite copies it): no NUL-terminated copy per bind.
+            var text = text
+            result = text.withUTF8 { utf8 in
+                guard let base = utf8.baseAddress, !utf8.isEmpty else {
+                    return cachechain_sqlite3_bind_text_transient(handle, index, "", 0)  // empty text, not NULL
+                }
+                return base.withMemoryRebound(to: CChar.self, capacity: utf8.count) {
+                    cachechain_sqlite3_bind_text_transient(handle, index, $0, Int32(utf8.count))
+                }
             }
         case .blob(let bytes):
             result = bytes.withUnsafeBytes { buffer in
