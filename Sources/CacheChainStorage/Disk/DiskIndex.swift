@@ -6,8 +6,8 @@ import CacheChainCore
 /// Schema (`PRAGMA user_version = 1`):
 /// - `entries`: `id`, `key_hash` (XXH64 of the key string, indexed: O(log n) lookup), `key`, `variant`,
 ///   `url`, `stored_at`, `last_used` (µs, indexed: LRU eviction), `size` (bytes counted against the
-///   capacity), `body_length`, `checksum` (``EntryChecksum``: XXH3-64 of metadata + body), `meta` (binary metadata), `body`
-///   (inline bodies) or `file` (entry file name, partially indexed: orphan sweep).
+///   capacity), `body_length`, `checksum` (``EntryChecksum``: XXH3-64 of metadata + body), `meta` (binary
+///   metadata), `body` (inline bodies) or `file` (entry file name, partially indexed: orphan sweep).
 /// - `tags`: `(entry_id, name)` per userInfo name, for purge by tag without decoding every entry.
 /// - `totals`: one row with the byte and entry counts, kept exact by triggers in the same transactions.
 ///
