@@ -60,7 +60,7 @@ func measureConcurrently(
                     let begin = clock.now
                     try await body(task &* perTask &+ call)
                     let elapsed = clock.now - begin
-                    local.append(Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9)
+                    local.append(elapsed.nanoseconds)
                 }
                 return local
             }
@@ -71,7 +71,7 @@ func measureConcurrently(
     return Measurement(
         name: name,
         samples: samples,
-        wallNanoseconds: Double(wall.components.attoseconds) / 1e9 + Double(wall.components.seconds) * 1e9
+        wallNanoseconds: wall.nanoseconds
     )
 }
 

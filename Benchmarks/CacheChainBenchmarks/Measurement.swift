@@ -36,7 +36,7 @@ func measure(_ name: String, iterations: Int, warmUp: Int = 1000, _ body: () asy
         let start = clock.now
         try await body()
         let elapsed = clock.now - start
-        samples.append(Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9)
+        samples.append(elapsed.nanoseconds)
     }
     return Measurement(name: name, samples: samples)
 }
@@ -60,20 +60,17 @@ func measureAlternating(
     firstSamples.reserveCapacity(iterations)
     secondSamples.reserveCapacity(iterations)
     let clock = ContinuousClock()
-    func nanoseconds(_ elapsed: Duration) -> Double {
-        Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9
-    }
     while firstSamples.count < iterations {
         let count = min(block, iterations - firstSamples.count)
         for _ in 0..<count {
             let start = clock.now
             try await first()
-            firstSamples.append(nanoseconds(clock.now - start))
+            firstSamples.append((clock.now - start).nanoseconds)
         }
         for _ in 0..<count {
             let start = clock.now
             try await second()
-            secondSamples.append(nanoseconds(clock.now - start))
+            secondSamples.append((clock.now - start).nanoseconds)
         }
     }
     return (Measurement(name: names.first, samples: firstSamples), Measurement(name: names.second, samples: secondSamples))
@@ -91,4 +88,11 @@ func printComparison(_ ours: Measurement, _ baseline: Measurement) {
             baseline.name as NSString, baseline.percentile(50) / 1000, baseline.percentile(99) / 1000, ratio
         )
     )
+}
+
+extension Duration {
+    /// The duration in nanoseconds, the unit of every sample.
+    var nanoseconds: Double {
+        Double(components.attoseconds) / 1e9 + Double(components.seconds) * 1e9
+    }
 }

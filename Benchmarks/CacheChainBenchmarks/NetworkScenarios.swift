@@ -1,4 +1,3 @@
-import CCurl
 import CacheChain
 import CacheChainCurl
 import CacheChainLoopback
@@ -66,52 +65,6 @@ func runNetworkScenarios(iterations: Int) async throws {
     }
     printSection("304 revalidation round trip vs plain libcurl conditional GET, loopback origin")
     printComparison(revalidation, raw)
-}
-
-/// The floor: one easy handle reused for every request, `curl_easy_perform` on this thread.
-private func rawLibcurlLoop(
-    url: String,
-    iterations: Int,
-    expectedSize: Int,
-    headers: [String] = [],
-    expectedStatus: Int = 200
-) throws -> Measurement {
-    guard let easy = curl_easy_init() else { throw BenchmarkError("curl_easy_init failed") }
-    var list: UnsafeMutablePointer<curl_slist>?
-    for header in headers { list = curl_slist_append(list, header) }
-    defer {
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(list)
-    }
-    if let list { _ = cachechain_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list) }
-    final class Sink { var bytes: [UInt8] = [] }
-    let sink = Sink()
-    let callback: cachechain_curl_data_callback = { data, size, count, userdata in
-        guard let data, let userdata else { return 0 }
-        let sink = Unmanaged<Sink>.fromOpaque(userdata).takeUnretainedValue()
-        sink.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size * count))
-        return size * count
-    }
-    _ = cachechain_easy_setopt_string(easy, CURLOPT_URL, url)
-    _ = cachechain_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, callback)
-    _ = cachechain_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(sink).toOpaque())
-    var samples: [Double] = []
-    let clock = ContinuousClock()
-    for index in 0..<(iterations + 10) {
-        sink.bytes.removeAll(keepingCapacity: true)
-        let start = clock.now
-        let code = curl_easy_perform(easy)
-        let elapsed = clock.now - start
-        var status = 0
-        _ = cachechain_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        guard code == CURLE_OK, sink.bytes.count == expectedSize, status == expectedStatus else {
-            throw BenchmarkError("plain libcurl loop failed: code \(code.rawValue), status \(status), \(sink.bytes.count) bytes")
-        }
-        if index >= 10 {
-            samples.append(Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9)
-        }
-    }
-    return Measurement(name: "plain libcurl loop (1 easy handle)", samples: samples)
 }
 
 struct BenchmarkError: Error, CustomStringConvertible {
