@@ -25,13 +25,22 @@ public struct CacheEntry: Sendable, Hashable, Codable {
     }
     /// The cached response.
     public var cached: CachedResponse {
-        get { box.values.cached }
+        get {
+            var cached = box.values.cached
+            cached.body = body
+            return cached
+        }
         set {
-            // A new body under the same head (what a disk or encrypted lookup does to a memoized entry) keeps
-            // the exchange and its parsed fields; comparing the heads is cheaper than parsing them again.
-            let sameHead = newValue.response == cached.response && newValue.requestTime == cached.requestTime
-                && newValue.responseTime == cached.responseTime
-            update(keepingExchange: sameHead) { $0.cached = newValue }
+            var head = newValue
+            head.body = .empty
+            body = newValue.body
+            let kept = box.values.cached
+            guard head != kept else { return }  // only the body changed: the box is still right
+            // A new head with the same request and response (user info, storage policy) keeps the exchange
+            // and its parsed fields; comparing the heads is cheaper than parsing them again.
+            let sameExchange = head.response == kept.response && head.requestTime == kept.requestTime
+                && head.responseTime == kept.responseTime
+            update(keepingExchange: sameExchange) { $0.cached = head }
         }
     }
     /// When the entry was written: what `removeCachedResponses(since:)` compares.
@@ -42,13 +51,14 @@ public struct CacheEntry: Sendable, Hashable, Codable {
 
     /// Replaces the body and keeps everything else, including the policy engine's view of the head: what a
     /// backend does when it attaches the bytes it read to a decoded (or remembered) entry. Cheaper than
-    /// setting ``cached``, which compares the heads to find out whether the view can be kept.
+    /// setting ``cached``, which compares the heads to find out whether the box can be kept.
     /// - Parameter body: The new body.
     package mutating func replaceBody(with body: HTTPBody) {
-        update(keepingExchange: true) { $0.cached.body = body }
+        self.body = body
     }
 
-    /// The entry's properties as one value: their equality, hashing and coding are the entry's.
+    /// The entry's properties except the body (`cached.body` is always empty here): with ``body``, their
+    /// equality, hashing and coding are the entry's.
     private struct Values: Sendable, Hashable, Codable {
         var key: CacheKey
         var variantKey: String
@@ -59,7 +69,7 @@ public struct CacheEntry: Sendable, Hashable, Codable {
 
     /// The values, immutable and shared between copies: a lookup hands out copies of stored entries (and
     /// the chain copies them again), and copying one reference is one retain where copying the values was a
-    /// retain per string, field list, body and dictionary. Setting a property makes a new box.
+    /// retain per string, field list and dictionary. Setting a property other than the body makes a new box.
     private final class Box: Sendable {
         let values: Values
         /// The policy engine's view, made (and its head's freshness fields parsed) once per box, not per hit.
@@ -78,6 +88,9 @@ public struct CacheEntry: Sendable, Hashable, Codable {
     }
 
     private var box: Box
+    /// The body, beside the box: attaching the bytes a backend read to a remembered entry is one assignment,
+    /// not a new box.
+    private var body: HTTPBody
 
     /// Replaces the box with one holding the changed values; the exchange is kept when the change leaves
     /// the request and the response head as they were.
@@ -94,43 +107,52 @@ public struct CacheEntry: Sendable, Hashable, Codable {
     ///   - cached: The cached response.
     ///   - storedAt: When it was written; defaults to the response time.
     public init(key: CacheKey? = nil, request: HTTPRequest, cached: CachedResponse, storedAt: Date? = nil) {
+        var head = cached
+        head.body = .empty
         box = Box(Values(
             key: key ?? CacheKey(request),
             variantKey: Self.variantKey(request: request, response: cached.response),
             request: request,
-            cached: cached,
+            cached: head,
             storedAt: storedAt ?? cached.responseTime
         ))
+        body = cached.body
     }
 
     // MARK: - Equality, hashing and coding: those of the values
 
     /// Whether every property is equal.
     public static func == (lhs: CacheEntry, rhs: CacheEntry) -> Bool {
-        lhs.box === rhs.box || lhs.box.values == rhs.box.values
+        (lhs.box === rhs.box || lhs.box.values == rhs.box.values) && lhs.body == rhs.body
     }
 
     /// Hashes every property.
     public func hash(into hasher: inout Hasher) {
         box.values.hash(into: &hasher)
+        body.hash(into: &hasher)
     }
 
     /// Decodes the five properties (the stored ``variantKey`` is kept, not recomputed).
     public init(from decoder: any Decoder) throws {
-        box = Box(try Values(from: decoder))
+        var values = try Values(from: decoder)
+        body = values.cached.body
+        values.cached.body = .empty
+        box = Box(values)
     }
 
     /// Encodes the five properties under their names.
     public func encode(to encoder: any Encoder) throws {
-        try box.values.encode(to: encoder)
+        var values = box.values
+        values.cached.body = body
+        try values.encode(to: encoder)
     }
 
     /// The number of bytes the entry costs a backend: body plus an estimate of its fields.
     public var cost: Int {
         var fieldBytes = 0
-        for field in cached.response.headerFields { fieldBytes += field.name.rawName.utf8.count + field.value.utf8.count + 4 }
-        for field in request.headerFields { fieldBytes += field.name.rawName.utf8.count + field.value.utf8.count + 4 }
-        return cached.body.count + fieldBytes + key.stringValue.utf8.count + 64
+        for field in box.values.cached.response.headerFields { fieldBytes += field.name.rawName.utf8.count + field.value.utf8.count + 4 }
+        for field in box.values.request.headerFields { fieldBytes += field.name.rawName.utf8.count + field.value.utf8.count + 4 }
+        return body.count + fieldBytes + key.stringValue.utf8.count + 64
     }
 
     /// The policy engine's view of the entry.

@@ -135,6 +135,18 @@ struct CurrencyTypeTests {
         #expect(reread.key == entry.key && reread.request == entry.request && reread.storedAt == entry.storedAt)
         reread.replaceBody(with: entry.cached.body)
         #expect(reread == entry && reread.hashValue == entry.hashValue)
+        // Entries that differ in their body only are different, and each encodes its own body.
+        var other = entry
+        other.replaceBody(with: HTTPBody([1]))
+        #expect(other != entry)
+        #expect(try JSONDecoder().decode(CacheEntry.self, from: JSONEncoder().encode(other)).cached.body == HTTPBody([1]))
+        #expect(try JSONDecoder().decode(CacheEntry.self, from: JSONEncoder().encode(other)) == other)
+        // A new user info under the same head keeps the engine's view too, and shows in that copy only.
+        var tagged = entry
+        tagged.cached.userInfo[OwnerKey.self] = "you"
+        #expect(tagged.exchange == entry.exchange && tagged != entry)
+        #expect(tagged.cached.userInfo[OwnerKey.self] == "you" && entry.cached.userInfo[OwnerKey.self] == "me")
+        #expect(tagged.cached.body == entry.cached.body)
 
         // The engine's view follows the entry: kept across a new body, remade for a new head or request.
         var view = entry
