@@ -160,6 +160,7 @@ let package = Package(
             name: "CacheChainBenchmarks",
             dependencies: [
                 "CacheChain", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CCurl", "CacheChainRedis", "CacheChainEncryption",
+                "CSQLite", "CXXHash",
             ],
             path: "Benchmarks/CacheChainBenchmarks",
             swiftSettings: strictSettings

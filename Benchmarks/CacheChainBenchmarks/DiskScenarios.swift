@@ -89,7 +89,8 @@ func runDiskScenarios(iterations: Int) async throws {
     if profiled.isEmpty || profilesScale { try await runDiskScaleScenarios(iterations: iterations, base: base) }
 }
 
-/// Lookup latency with 1k, 100k and 1M entries (64-byte bodies), and the open time of the largest cache.
+/// Lookup latency with 1k, 100k and 1M entries (64-byte bodies), and the open time of the largest cache; next
+/// to it, at each size, the index's own query alone (``RawSQLiteLookup``), whose growth is the B-tree's.
 ///
 /// The caches are filled first, then measured interleaved — rounds of 1,000 lookups on each in turn — so
 /// that a change in the machine's load (the fills write gigabytes, the machine is shared) lands on every
@@ -100,7 +101,7 @@ func runDiskScaleScenarios(iterations: Int, base: String) async throws {
     let sizes = [1_000, 100_000, 1_000_000].filter { $0 <= maximum && (only == nil || only == $0) }
     printSection("Disk hit latency vs number of stored entries (64-byte bodies)")
     let body = HTTPBody([UInt8](repeating: 7, count: 64))
-    var caches: [(size: Int, storage: DiskStorage, probes: [CacheKey])] = []
+    var caches: [(size: Int, storage: DiskStorage, probes: [CacheKey], raw: RawSQLiteLookup)] = []
     let kept = ProcessInfo.processInfo.environment["BENCH_DISK_SCALE_DIR"]
     for size in sizes {
         let directory = "\(kept ?? base)/scale-\(size)"
@@ -120,20 +121,23 @@ func runDiskScaleScenarios(iterations: Int, base: String) async throws {
         let firstFound = try await storage.entries(for: firstKey)
         precondition(firstFound.count == 1)
         let first = ContinuousClock.now - firstStart
-        let indexSize = indexFileSize(directory + "/v\(DiskStorage.formatVersion)/index.sqlite")
+        let indexPath = directory + "/v\(DiskStorage.formatVersion)/index.sqlite"
+        let indexSize = indexFileSize(indexPath)
         print("   (filled \(size) entries in \(fill); open \(opened); first lookup \(first); index \(indexSize >> 20) MiB)")
         let probes = (0..<1024).map { CacheKey(method: "GET", scheme: "http", authority: "origin.test", path: "/n/\(($0 &* 7919) % size)") }
-        caches.append((size, storage, probes))
+        caches.append((size, storage, probes, try RawSQLiteLookup(indexPath: indexPath, keys: probes.map(\.stringValue))))
     }
     let round = 1_000
     let rounds = max(1, min(iterations, 50_000) / round)
     var results = caches.map { Measurement(name: "disk hit with \($0.size) entries", samples: []) }
+    var rawResults = caches.map { Measurement(name: "raw SQLite lookup, \($0.size) entries", samples: []) }
     var next = 0
     for cache in caches {
         _ = try await measure("warm-up", iterations: 0, warmUp: round) {
             _ = try await cache.storage.entries(for: cache.probes[next & 1023])
             next &+= 1
         }
+        _ = await measure("warm-up", iterations: 0, warmUp: round) { _ = cache.raw.lookUpNext() }
     }
     for _ in 0..<rounds {
         for (position, cache) in caches.enumerated() {
@@ -143,14 +147,21 @@ func runDiskScaleScenarios(iterations: Int, base: String) async throws {
                 precondition(found.count == 1)
             }
             results[position].samples += batch.samples
+            let rawBatch = await measure(rawResults[position].name, iterations: round, warmUp: 0) {
+                precondition(cache.raw.lookUpNext() == 1)
+            }
+            rawResults[position].samples += rawBatch.samples
         }
     }
     print("   (measured interleaved: \(rounds) rounds of \(round) lookups per size)")
     if results.count == 1, let only = results.first {
         print(String(format: "%@ p50 %.2f µs  p99 %.2f µs", only.name, only.percentile(50) / 1000, only.percentile(99) / 1000))
-    } else if let smallest = results.first {
+    } else if let smallest = results.first, let rawSmallest = rawResults.first {
         for larger in results.dropFirst() { printComparison(larger, smallest) }
+        // The same growth for the index's own query alone: what the B-tree costs on this machine.
+        for larger in rawResults.dropFirst() { printComparison(larger, rawSmallest) }
     }
+    for (ours, raw) in zip(results, rawResults) { printComparison(ours, raw) }
 }
 
 /// open + read + close of a whole file into a new array: the floor a disk hit is compared with.
