@@ -160,7 +160,7 @@ let package = Package(
             name: "CacheChainBenchmarks",
             dependencies: [
                 "CacheChain", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CCurl", "CacheChainRedis", "CacheChainEncryption",
-                "CSQLite", "CXXHash",
+                "CSQLite",
             ],
             path: "Benchmarks/CacheChainBenchmarks",
             swiftSettings: strictSettings

@@ -1,5 +1,5 @@
 import CSQLite
-import CXXHash
+import CacheChainStorage
 
 /// The floor of a disk lookup at scale: the index's own lookup query run straight through the SQLite C API on
 /// the index file a ``DiskStorage`` filled (read-only, the same memory map), without CacheChain around it — no
@@ -17,11 +17,10 @@ final class RawSQLiteLookup {
         guard sqlite3_open_v2(indexPath, &database, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else {
             throw BenchmarkError("cannot open \(indexPath) read-only")
         }
-        // The settings DiskIndex reads with: the same memory map, the same page cache.
-        sqlite3_exec(database, "PRAGMA mmap_size = \(1 << 30); PRAGMA cache_size = -8192", nil, nil, nil)
-        let sql = "SELECT id, meta, body, file, body_length, checksum, last_used FROM entries WHERE key_hash = ?1 AND key = ?2"
-        guard sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK else {
-            throw BenchmarkError("cannot prepare the lookup on \(indexPath)")
+        guard sqlite3_exec(database, DiskIndex.readSettings, nil, nil, nil) == SQLITE_OK,
+              sqlite3_prepare_v3(database, DiskIndex.lookupQuery, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK
+        else {
+            throw BenchmarkError("cannot apply the index's read settings or prepare its lookup on \(indexPath)")
         }
     }
 
@@ -35,8 +34,7 @@ final class RawSQLiteLookup {
     func lookUpNext() -> Int {
         var key = keys[next % keys.count]
         next &+= 1
-        let hash = key.withUTF8 { Int64(bitPattern: XXH64($0.baseAddress, $0.count, 0)) }
-        sqlite3_bind_int64(statement, 1, hash)
+        sqlite3_bind_int64(statement, 1, DiskIndex.keyHash(key))
         key.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { text in
                 _ = cachechain_sqlite3_bind_text_transient(statement, 2, text.baseAddress, Int32(text.count))

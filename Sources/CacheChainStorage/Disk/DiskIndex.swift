@@ -13,8 +13,17 @@ import CacheChainCore
 ///
 /// WAL journal, `busy_timeout` for other processes, `BEGIN IMMEDIATE` for writes; statements are
 /// prepared once and reused.
-final class DiskIndex {
+package final class DiskIndex {
     static let schemaVersion: Int64 = 1
+
+    /// How the index reads: through a memory map of the database file (no read syscalls, no copies into
+    /// SQLite's page cache), which keeps a hit flat as the index grows; the page cache stays modest.
+    /// (Package-visible, with ``lookupQuery`` and ``keyHash(_:)``, for the benchmark's raw SQLite baseline.)
+    package static let readSettings = "PRAGMA mmap_size = \(1 << 30); PRAGMA cache_size = -8192"
+
+    /// A lookup: every variant of a key, found by ``keyHash(_:)`` and checked against the key itself.
+    package static let lookupQuery =
+        "SELECT id, meta, body, file, body_length, checksum, last_used FROM entries WHERE key_hash = ?1 AND key = ?2"
 
     struct Row {
         var id: Int64
@@ -47,10 +56,7 @@ final class DiskIndex {
         try database.execute("PRAGMA busy_timeout = 10000")
         try database.enableWriteAheadLog()
         try database.execute("PRAGMA synchronous = \(durable ? "FULL" : "OFF")")
-        // Reads go through a memory map of the database file (no read syscalls, no copies into SQLite's
-        // page cache), which keeps a hit flat as the index grows; the page cache stays modest.
-        try database.execute("PRAGMA mmap_size = \(1 << 30)")
-        try database.execute("PRAGMA cache_size = -8192")
+        try database.execute(Self.readSettings)
         let version = try Self.userVersion(database)
         if version > Self.schemaVersion {
             throw CacheChainError(
@@ -69,9 +75,7 @@ final class DiskIndex {
                 throw error
             }
         }
-        lookupStatement = try database.prepare(
-            "SELECT id, meta, body, file, body_length, checksum, last_used FROM entries WHERE key_hash = ?1 AND key = ?2"
-        )
+        lookupStatement = try database.prepare(Self.lookupQuery)
         recencyRankStatement = try database.prepare("SELECT last_used FROM entries ORDER BY last_used DESC LIMIT 1 OFFSET ?1")
         insertStatement = try database.prepare("""
             INSERT INTO entries (key_hash, key, variant, url, stored_at, last_used, size, body_length, checksum, meta, body, file)
@@ -138,7 +142,7 @@ final class DiskIndex {
     }
 
     /// The XXH64 (seed 0) of the key's UTF-8 bytes, as a signed integer: the indexed `key_hash` column.
-    static func keyHash(_ key: String) -> Int64 {
+    package static func keyHash(_ key: String) -> Int64 {
         var key = key
         return Int64(bitPattern: key.withUTF8 { XXH64($0.baseAddress, $0.count, 0) })
     }
