@@ -29,15 +29,17 @@ final class RawSQLiteLookup {
         sqlite3_close_v2(database)
     }
 
-    /// Looks up the next probed key: binds its hash and text, steps, copies the metadata out, resets.
+    /// Looks up the next probed key: binds its slot range and text, steps, copies the metadata out, resets.
     /// - Returns: The number of rows found (1 for every probed key).
     func lookUpNext() -> Int {
         var key = keys[next % keys.count]
         next &+= 1
-        sqlite3_bind_int64(statement, 1, DiskIndex.keyHash(key))
+        let slots = DiskIndex.slotRange(forKey: key)
+        sqlite3_bind_int64(statement, 1, slots.lowerBound)
+        sqlite3_bind_int64(statement, 2, slots.upperBound)
         key.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { text in
-                _ = cachechain_sqlite3_bind_text_transient(statement, 2, text.baseAddress, Int32(text.count))
+                _ = cachechain_sqlite3_bind_text_transient(statement, 3, text.baseAddress, Int32(text.count))
             }
         }
         var rows = 0

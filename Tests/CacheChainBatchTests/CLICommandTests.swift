@@ -82,7 +82,7 @@ struct CLICommandTests: BatchSubprocessSuite {
         let stats = try await run(["stats", "--json"] + cache, in: directory)
         #expect(stats.status == 0)
         #expect(stats.stdout.contains("\"entries\":2"))
-        #expect(stats.stdout.contains("\"format\":2"))
+        #expect(stats.stdout.contains("\"format\":3"))
         let listing = try await run(["ls"] + cache, in: directory)
         #expect(listing.stdout.split(separator: "\n").count == 2)
         #expect(listing.stdout.contains("GET \(origin.url("/a/1"))  200  3 B"))

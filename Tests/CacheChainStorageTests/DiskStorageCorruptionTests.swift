@@ -19,11 +19,11 @@ func openDisk(_ path: String, events: CacheEventSink = .none) throws -> DiskStor
     try DiskStorage(configuration: .init(directory: path, capacity: 64 << 20, inMemoryBodyLimit: 64 << 10, orphanGracePeriod: .zero, events: events))
 }
 
-/// Every entry file under `v2/xx/`.
+/// Every entry file under `v<format>/xx/`.
 func entryFiles(_ path: String) throws -> [String] {
-    try FileManager.default.subpathsOfDirectory(atPath: path + "/v2")
+    try FileManager.default.subpathsOfDirectory(atPath: path + "/v\(DiskStorage.formatVersion)")
         .filter { $0.count > 3 && $0.dropFirst(2).hasPrefix("/") && !$0.hasPrefix("tmp") }
-        .map { path + "/v2/" + $0 }
+        .map { path + "/v\(DiskStorage.formatVersion)/" + $0 }
 }
 
 /// Either a miss (nothing, or an error) or the exact entry: never different bytes.
@@ -101,7 +101,7 @@ struct DiskStorageCorruptionTests {
             let storage = try openDisk(directory.path)
             for entry in entries { try await storage.store(entry) }
         }  // released: SQLite checkpoints the WAL into index.sqlite on close
-        let index = directory.path + "/v2/index.sqlite"
+        let index = directory.path + "/v\(DiskStorage.formatVersion)/index.sqlite"
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: index)))
         var random = SystemRandomNumberGenerator()
         if round == 7 {

@@ -95,7 +95,7 @@ struct DiskStorageTests {
         try await storage.store(stored)
         let body = try #require(try await storage.entries(for: stored.key).first?.cached.body)
         let file = try #require(body.file)
-        #expect(file.path.hasPrefix(directory.path + "/cache/v2/"))
+        #expect(file.path.hasPrefix(directory.path + "/cache/v\(DiskStorage.formatVersion)/"))
         #expect(try body.collect() == bytes)
     }
 
@@ -106,32 +106,33 @@ struct DiskStorageTests {
             let storage = try DiskStorage(directory: directory.path)
             try await storage.store(entry("/kept"))
         }
-        for foreign in ["3", "banana"] {
+        for foreign in ["\(DiskStorage.formatVersion + 1)", "banana"] {
             try Data("\(foreign)\n".utf8).write(to: URL(fileURLWithPath: directory.path + "/cachechain-format"))
             #expect { try DiskStorage(directory: directory.path) } throws: { ($0 as? CacheChainError)?.code == .invalidConfiguration }
-            #expect(FileManager.default.fileExists(atPath: directory.path + "/v2/index.sqlite"))
+            #expect(FileManager.default.fileExists(atPath: directory.path + "/v\(DiskStorage.formatVersion)/index.sqlite"))
         }
-        try Data("2\n".utf8).write(to: URL(fileURLWithPath: directory.path + "/cachechain-format"))
+        try Data("\(DiskStorage.formatVersion)\n".utf8).write(to: URL(fileURLWithPath: directory.path + "/cachechain-format"))
         #expect(try await DiskStorage(directory: directory.path).entries(for: entry("/kept").key).count == 1)
     }
 
-    @Test("a format 1 directory (an older build's XXH64 entries) is emptied and upgraded to format 2 when opened")
-    func olderFormatUpgraded() async throws {
+    @Test("a directory of an older format (1: XXH64 checksums; 2: a separate key-hash index) is emptied and upgraded",
+          arguments: [1, 2])
+    func olderFormatUpgraded(older: Int) async throws {
         let directory = TemporaryDirectory()
-        let older = directory.path + "/v1"
-        try FileManager.default.createDirectory(atPath: older + "/ab", withIntermediateDirectories: true)
-        try Data("old index".utf8).write(to: URL(fileURLWithPath: older + "/index.sqlite"))
-        try Data("old entry".utf8).write(to: URL(fileURLWithPath: older + "/ab/" + String(repeating: "a", count: 64) + ".0"))
-        try Data("1\n".utf8).write(to: URL(fileURLWithPath: directory.path + "/cachechain-format"))
+        let folder = directory.path + "/v\(older)"
+        try FileManager.default.createDirectory(atPath: folder + "/ab", withIntermediateDirectories: true)
+        try Data("old index".utf8).write(to: URL(fileURLWithPath: folder + "/index.sqlite"))
+        try Data("old entry".utf8).write(to: URL(fileURLWithPath: folder + "/ab/" + String(repeating: "a", count: 64) + ".0"))
+        try Data("\(older)\n".utf8).write(to: URL(fileURLWithPath: directory.path + "/cachechain-format"))
 
         let storage = try DiskStorage(directory: directory.path)
-        #expect(!FileManager.default.fileExists(atPath: older))
+        #expect(!FileManager.default.fileExists(atPath: folder))
         let format = try String(contentsOfFile: directory.path + "/cachechain-format", encoding: .utf8)
         #expect(format == "\(DiskStorage.formatVersion)\n")
-        #expect(DiskStorage.formatVersion == 2)
+        #expect(DiskStorage.formatVersion == 3)
         try await storage.store(entry("/new"))
         #expect(try await storage.entries(for: entry("/new").key).count == 1)
-        #expect(FileManager.default.fileExists(atPath: directory.path + "/v2/index.sqlite"))
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/v3/index.sqlite"))
     }
 
     @Test("a directory path under a regular file is a typed error")
@@ -159,10 +160,10 @@ struct DiskStorageTests {
         let storage = try DiskStorage(configuration: .init(directory: directory.path, orphanGracePeriod: .zero))
         let kept = entry("/kept", bytes: 100_000)
         try await storage.store(kept)
-        let stray = directory.path + "/v2/ab/" + String(repeating: "a", count: 64) + ".0000000000000000"
-        try FileManager.default.createDirectory(atPath: directory.path + "/v2/ab", withIntermediateDirectories: true)
+        let stray = directory.path + "/v\(DiskStorage.formatVersion)/ab/" + String(repeating: "a", count: 64) + ".0000000000000000"
+        try FileManager.default.createDirectory(atPath: directory.path + "/v\(DiskStorage.formatVersion)/ab", withIntermediateDirectories: true)
         try Data("orphan".utf8).write(to: URL(fileURLWithPath: stray))
-        let temporary = directory.path + "/v2/tmp/0123456789abcdef.tmp"
+        let temporary = directory.path + "/v\(DiskStorage.formatVersion)/tmp/0123456789abcdef.tmp"
         try Data("partial".utf8).write(to: URL(fileURLWithPath: temporary))
         await storage.sweepOrphans()
         #expect(!FileManager.default.fileExists(atPath: stray))

@@ -2,7 +2,11 @@ import CacheChainCore
 
 extension DiskIndex {
     func deleteKey(_ key: String) throws(CacheChainError) -> [String] {
-        try deleting("DELETE FROM entries WHERE key_hash = ?1 AND key = ?2 RETURNING file", .integer(Self.keyHash(key)), .text(key))
+        let slots = Self.slotRange(forKey: key)
+        return try deleting(
+            "DELETE FROM entries WHERE id BETWEEN ?1 AND ?2 AND key = ?3 RETURNING file",
+            .integer(slots.lowerBound), .integer(slots.upperBound), .text(key)
+        )
     }
 
     func deleteAll() throws(CacheChainError) -> [String] {

@@ -3,11 +3,15 @@ import CacheChainCore
 
 /// The SQLite index of a ``DiskStorage`` directory: one row per stored variant, LRU order, exact totals.
 ///
-/// Schema (`PRAGMA user_version = 1`):
-/// - `entries`: `id`, `key_hash` (XXH64 of the key string, indexed: O(log n) lookup), `key`, `variant`,
-///   `url`, `stored_at`, `last_used` (µs, indexed: LRU eviction), `size` (bytes counted against the
-///   capacity), `body_length`, `checksum` (``EntryChecksum``: XXH3-64 of metadata + body), `meta` (binary
-///   metadata), `body` (inline bodies) or `file` (entry file name, partially indexed: orphan sweep).
+/// Schema (`PRAGMA user_version = 1` inside a format-3 directory):
+/// - `entries`: `id`, `key`, `variant`, `url`, `stored_at`, `last_used` (µs, indexed: LRU eviction), `size`
+///   (bytes counted against the capacity), `body_length`, `checksum` (``EntryChecksum``: XXH3-64 of
+///   metadata + body), `meta` (binary metadata), `body` (inline bodies) or `file` (entry file name, partially
+///   indexed: orphan sweep).
+/// - The row id is the key's address: the variants of a key live in its ``slotRange(forKey:)``, the 4,096
+///   ids that share the top 52 bits of the key's XXH64 hash. A lookup is one descent of the table's own
+///   B-tree (a range of row ids, checked against the key), not a descent of a hash index followed by one of
+///   the table; two keys whose hashes share those 52 bits share a range and are told apart by the key.
 /// - `tags`: `(entry_id, name)` per userInfo name, for purge by tag without decoding every entry.
 /// - `totals`: one row with the byte and entry counts, kept exact by triggers in the same transactions.
 ///
@@ -18,12 +22,16 @@ package final class DiskIndex {
 
     /// How the index reads: through a memory map of the database file (no read syscalls, no copies into
     /// SQLite's page cache), which keeps a hit flat as the index grows; the page cache stays modest.
-    /// (Package-visible, with ``lookupQuery`` and ``keyHash(_:)``, for the benchmark's raw SQLite baseline.)
+    /// (Package-visible, with ``lookupQuery`` and ``slotRange(forKey:)``, for the benchmark's raw SQLite baseline.)
     package static let readSettings = "PRAGMA mmap_size = \(1 << 30); PRAGMA cache_size = -8192"
 
-    /// A lookup: every variant of a key, found by ``keyHash(_:)`` and checked against the key itself.
+    /// A lookup: every variant of a key, found in its ``slotRange(forKey:)`` (`?1`…`?2`) and checked against the
+    /// key itself (`?3`).
     package static let lookupQuery =
-        "SELECT id, meta, body, file, body_length, checksum, last_used FROM entries WHERE key_hash = ?1 AND key = ?2"
+        "SELECT id, meta, body, file, body_length, checksum, last_used FROM entries WHERE id BETWEEN ?1 AND ?2 AND key = ?3"
+
+    /// How many low bits of a row id number the variants of one key (4,096 slots per key).
+    static let slotBits = 12
 
     struct Row {
         var id: Int64
@@ -42,6 +50,7 @@ package final class DiskIndex {
     private let lookupStatement: SQLiteStatement
     private let recencyRankStatement: SQLiteStatement
     private let insertStatement: SQLiteStatement
+    private let slotsStatement: SQLiteStatement
     private let insertTagStatement: SQLiteStatement
     private let deleteVariantStatement: SQLiteStatement
     private let deleteIfUnchangedStatement: SQLiteStatement
@@ -78,12 +87,13 @@ package final class DiskIndex {
         lookupStatement = try database.prepare(Self.lookupQuery)
         recencyRankStatement = try database.prepare("SELECT last_used FROM entries ORDER BY last_used DESC LIMIT 1 OFFSET ?1")
         insertStatement = try database.prepare("""
-            INSERT INTO entries (key_hash, key, variant, url, stored_at, last_used, size, body_length, checksum, meta, body, file)
+            INSERT INTO entries (id, key, variant, url, stored_at, last_used, size, body_length, checksum, meta, body, file)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
             """)
+        slotsStatement = try database.prepare("SELECT id FROM entries WHERE id BETWEEN ?1 AND ?2 ORDER BY id")
         insertTagStatement = try database.prepare("INSERT INTO tags (entry_id, name) VALUES (?1, ?2)")
         deleteVariantStatement = try database.prepare(
-            "DELETE FROM entries WHERE key_hash = ?1 AND key = ?2 AND variant = ?3 RETURNING file"
+            "DELETE FROM entries WHERE id BETWEEN ?1 AND ?2 AND key = ?3 AND variant = ?4 RETURNING file"
         )
         deleteIfUnchangedStatement = try database.prepare("DELETE FROM entries WHERE id = ?1 AND checksum = ?2 RETURNING file")
         totalsStatement = try database.prepare("SELECT bytes, count FROM totals WHERE id = 0")
@@ -104,7 +114,6 @@ package final class DiskIndex {
     private static let schema = """
         CREATE TABLE IF NOT EXISTS entries (
             id INTEGER PRIMARY KEY,
-            key_hash INTEGER NOT NULL,
             key TEXT NOT NULL,
             variant TEXT NOT NULL,
             url TEXT NOT NULL,
@@ -117,7 +126,6 @@ package final class DiskIndex {
             body BLOB,
             file TEXT
         );
-        CREATE INDEX IF NOT EXISTS entries_by_key ON entries (key_hash);
         CREATE INDEX IF NOT EXISTS entries_by_use ON entries (last_used);
         CREATE INDEX IF NOT EXISTS entries_by_file ON entries (file) WHERE file IS NOT NULL;
         CREATE TABLE IF NOT EXISTS tags (entry_id INTEGER NOT NULL, name TEXT NOT NULL);
@@ -141,10 +149,17 @@ package final class DiskIndex {
         return try statement.step() ? statement.integer(0) : 0
     }
 
-    /// The XXH64 (seed 0) of the key's UTF-8 bytes, as a signed integer: the indexed `key_hash` column.
-    package static func keyHash(_ key: String) -> Int64 {
+    /// The XXH64 (seed 0) of the key's UTF-8 bytes, as a signed integer: where ``slotRange(forKey:)`` starts.
+    static func keyHash(_ key: String) -> Int64 {
         var key = key
         return Int64(bitPattern: key.withUTF8 { XXH64($0.baseAddress, $0.count, 0) })
+    }
+
+    /// The row ids the variants of `key` may take: its ``keyHash(_:)`` with the low ``slotBits`` cleared, up to
+    /// the same with them set (clearing or setting low bits never changes the sign, so the range is ordered).
+    package static func slotRange(forKey key: String) -> ClosedRange<Int64> {
+        let first = keyHash(key) & ~((1 << Int64(slotBits)) - 1)
+        return first...(first | ((1 << Int64(slotBits)) - 1))
     }
 
     // MARK: Transactions
@@ -168,8 +183,11 @@ package final class DiskIndex {
 
     // MARK: Rows
 
-    func lookup(key: String) throws(CacheChainError) -> [Row] {
-        try lookupStatement.reset(.integer(Self.keyHash(key)), .text(key))
+    /// Every variant of `key`.
+    /// - Parameter slots: The key's ``slotRange(forKey:)``; tests pass another to make two keys share one.
+    func lookup(key: String, slots: ClosedRange<Int64>? = nil) throws(CacheChainError) -> [Row] {
+        let slots = slots ?? Self.slotRange(forKey: key)
+        try lookupStatement.reset(.integer(slots.lowerBound), .integer(slots.upperBound), .text(key))
         defer { lookupStatement.finish() }
         var rows: [Row] = []
         while try lookupStatement.step() {
@@ -201,24 +219,49 @@ package final class DiskIndex {
         var tags: [String]
     }
 
-    /// Inserts a row (the caller removed the previous variant in the same transaction).
-    func insert(_ row: NewRow) throws(CacheChainError) -> Int64 {
+    /// Inserts a row at the first free id of its key's slot range (the caller removed the previous variant in
+    /// the same transaction).
+    /// - Parameter slots: The key's ``slotRange(forKey:)``; tests pass another to make two keys share one.
+    /// - Returns: The new row's id.
+    /// - Throws: `storage-failed` when every slot of the range is taken (4,096 variants stored under keys
+    ///   that share a range), or when SQLite fails.
+    func insert(_ row: NewRow, slots: ClosedRange<Int64>? = nil) throws(CacheChainError) -> Int64 {
+        let slots = slots ?? Self.slotRange(forKey: row.key)
+        let id = try firstFreeSlot(in: slots, key: row.key)
         try insertStatement.run(
-            .integer(Self.keyHash(row.key)), .text(row.key), .text(row.variant), .text(row.url), .real(row.storedAt),
+            .integer(id), .text(row.key), .text(row.variant), .text(row.url), .real(row.storedAt),
             .integer(row.lastUsed), .integer(Int64(row.size)), .integer(Int64(row.bodyLength)),
             .integer(Int64(bitPattern: row.checksum)), .blob(row.meta), row.body.map { .blob($0) } ?? .null,
             row.file.map { .text($0) } ?? .null
         )
-        let id = lastInsertedID()
         for tag in row.tags { try insertTagStatement.run(.integer(id), .text(tag)) }
         return id
     }
 
-    private func lastInsertedID() -> Int64 { database.lastInsertRowID }
+    /// The lowest id of `slots` no row holds (usually the first: a key has few variants).
+    private func firstFreeSlot(in slots: ClosedRange<Int64>, key: String) throws(CacheChainError) -> Int64 {
+        try slotsStatement.reset(.integer(slots.lowerBound), .integer(slots.upperBound))
+        defer { slotsStatement.finish() }
+        var candidate = slots.lowerBound
+        while try slotsStatement.step() {
+            guard slotsStatement.integer(0) == candidate else { break }
+            guard candidate < slots.upperBound else {
+                throw CacheChainError(
+                    .storageFailed,
+                    "cannot store another variant of \(key): all \(slots.count) index slots of its key are taken; "
+                        + "remove its stored variants (removeCachedResponse) or cache fewer variants of it"
+                )
+            }
+            candidate += 1
+        }
+        return candidate
+    }
 
     /// Deletes the variant; returns the entry files that are no longer referenced.
-    func deleteVariant(key: String, variant: String) throws(CacheChainError) -> [String] {
-        try collectFiles(deleteVariantStatement, .integer(Self.keyHash(key)), .text(key), .text(variant))
+    /// - Parameter slots: The key's ``slotRange(forKey:)``; tests pass another to make two keys share one.
+    func deleteVariant(key: String, variant: String, slots: ClosedRange<Int64>? = nil) throws(CacheChainError) -> [String] {
+        let slots = slots ?? Self.slotRange(forKey: key)
+        return try collectFiles(deleteVariantStatement, .integer(slots.lowerBound), .integer(slots.upperBound), .text(key), .text(variant))
     }
 
     /// Deletes a row only if it still holds the entry that was read (another process may have replaced it).

@@ -9,11 +9,11 @@ import Foundation
 /// let client = HTTPCacheClient(transport: CurlTransport(), configuration: .init(storage: disk))
 /// ```
 ///
-/// **Layout.** `<directory>/cachechain-format` holds the format version (`2`); everything else is under
-/// `<directory>/v2/`: `index.sqlite` (SQLite, WAL) with one row per variant, `tmp/` for files being
+/// **Layout.** `<directory>/cachechain-format` holds the format version (`3`); everything else is under
+/// `<directory>/v3/`: `index.sqlite` (SQLite, WAL) with one row per variant, `tmp/` for files being
 /// written, and `00/`…`ff/` for entry files. Bodies up to ``Configuration/inlineBodyLimit`` live in the
 /// index row; larger ones in an entry file named by the SHA-256 of key and variant plus a unique write id.
-/// A directory of format 1 (an older build's) is emptied and upgraded; a newer or unknown format is refused
+/// A directory of format 1 or 2 (an older build's) is emptied and upgraded; a newer or unknown format is refused
 /// with `invalid-configuration` (never wiped).
 ///
 /// **Writes.** A large body is streamed to a temporary file (bounded memory), synced when
@@ -52,10 +52,11 @@ public actor DiskStorage: CacheStorage {
     static let formatFileName = "cachechain-format"
     /// The directory format this build reads and writes, recorded in `<directory>/cachechain-format`.
     /// A directory of an older format is emptied and upgraded when opened (format 1 used XXH64 checksums;
-    /// 2 uses XXH3); a newer or unknown one is refused.
-    public static let formatVersion = 2
+    /// 2, XXH3 checksums and a separate key-hash index; 3 addresses a key's rows by their row ids, see
+    /// `DiskIndex`); a newer or unknown one is refused.
+    public static let formatVersion = 3
     /// Older formats this build upgrades by deleting their folder.
-    static let olderFormats = [1]
+    static let olderFormats = [1, 2]
     static let pendingUseLimit = 256
 
     /// Opens (creating when needed) a disk cache.
@@ -100,7 +101,8 @@ public actor DiskStorage: CacheStorage {
     ///   file regions.
     /// - Throws: ``CacheChainError`` `integrity-check-failed` when every stored variant was damaged (they
     ///   are removed), `storage-failed` when the index cannot be read.
-    /// - Complexity: O(log n) in the number of entries (one indexed query), plus reading the bodies.
+    /// - Complexity: O(log n) in the number of entries (one descent of the index's row-id B-tree), plus
+    ///   reading the bodies.
     public func entries(for key: CacheKey) throws(CacheChainError) -> [CacheEntry] {
         let keyString = key.stringValue
         var attempt = 0

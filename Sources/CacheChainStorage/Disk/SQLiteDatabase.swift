@@ -46,9 +46,6 @@ final class SQLiteDatabase {
         sqlite3_close_v2(handle)
     }
 
-    /// The rowid of the last inserted row.
-    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
-
     /// Switches to WAL journaling. Changing the journal mode needs an exclusive lock that SQLite's busy
     /// handler does not wait for, so a process opening the cache while another creates it retries for up
     /// to 10 seconds.
