@@ -93,6 +93,36 @@ struct DiskIndexSlotTests {
         #expect(try index.totals().count == 4)
     }
 
+    @Test("a damaged row is removed only while unchanged: the same bytes stored again in a new file under the reused id stay")
+    func deleteIfUnchangedSeesReusedSlots() throws {
+        let directory = TemporaryDirectory("slots")
+        let index = try DiskIndex(path: directory.path + "/index.sqlite", durable: false)
+        let key = "GET http://origin.test/reused"
+        var first = row(key, "a")
+        first.body = nil
+        first.file = "aa.0000000000000001"
+        first.checksum = 42
+        let id = try index.transaction { () throws(CacheChainError) in try index.insert(first) }
+        var second = first
+        second.file = "aa.0000000000000002"
+        let reused = try index.transaction { () throws(CacheChainError) in
+            #expect(try index.deleteVariant(key: key, variant: "a") == [first.file])
+            return try index.insert(second)
+        }
+        #expect(reused == id, "the variant stored again takes the freed slot")
+
+        let stale = try index.transaction { () throws(CacheChainError) in
+            try index.deleteIfUnchanged(id: id, checksum: 42, file: first.file)
+        }
+        #expect(stale.isEmpty)
+        #expect(try index.lookup(key: key).map(\.file) == [second.file])
+        let current = try index.transaction { () throws(CacheChainError) in
+            try index.deleteIfUnchanged(id: id, checksum: 42, file: second.file)
+        }
+        #expect(current == [second.file])
+        #expect(try index.lookup(key: key).isEmpty)
+    }
+
     private func row(_ key: String, _ variant: String) -> DiskIndex.NewRow {
         DiskIndex.NewRow(
             key: key, variant: variant, url: "http://origin.test/", storedAt: 0, lastUsed: 1, size: 10,

@@ -95,7 +95,9 @@ package final class DiskIndex {
         deleteVariantStatement = try database.prepare(
             "DELETE FROM entries WHERE id BETWEEN ?1 AND ?2 AND key = ?3 AND variant = ?4 RETURNING file"
         )
-        deleteIfUnchangedStatement = try database.prepare("DELETE FROM entries WHERE id = ?1 AND checksum = ?2 RETURNING file")
+        deleteIfUnchangedStatement = try database.prepare(
+            "DELETE FROM entries WHERE id = ?1 AND checksum = ?2 AND file IS ?3 RETURNING file"
+        )
         totalsStatement = try database.prepare("SELECT bytes, count FROM totals WHERE id = 0")
         victimsStatement = try database.prepare(
             "SELECT id, size, meta FROM entries WHERE id != ?1 ORDER BY last_used LIMIT 64"
@@ -265,8 +267,13 @@ package final class DiskIndex {
     }
 
     /// Deletes a row only if it still holds the entry that was read (another process may have replaced it).
-    func deleteIfUnchanged(id: Int64, checksum: UInt64) throws(CacheChainError) -> [String] {
-        try collectFiles(deleteIfUnchangedStatement, .integer(id), .integer(Int64(bitPattern: checksum)))
+    /// A row's id is reused when its key's variant is stored again (``insert(_:slots:)`` takes the first free
+    /// slot), so "unchanged" means the same id, checksum and entry file: a new entry file of the same bytes
+    /// is never mistaken for the damaged one.
+    func deleteIfUnchanged(id: Int64, checksum: UInt64, file: String?) throws(CacheChainError) -> [String] {
+        try collectFiles(
+            deleteIfUnchangedStatement, .integer(id), .integer(Int64(bitPattern: checksum)), file.map { .text($0) } ?? .null
+        )
     }
 
     func delete(id: Int64) throws(CacheChainError) -> [String] {

@@ -85,7 +85,7 @@ extension DiskStorage {
     }
 
     private func removeRows(tagged tag: String?, where shouldRemove: @Sendable (CacheEntry) -> Bool) throws(CacheChainError) {
-        var doomed: [(id: Int64, checksum: UInt64)] = []
+        var doomed: [(id: Int64, checksum: UInt64, file: String?)] = []
         try indexCall { () throws(CacheChainError) in
             try index.rows(tagged: tag) { row in
                 let body: HTTPBody
@@ -96,13 +96,13 @@ extension DiskStorage {
                     body = HTTPBody(row.body ?? [])
                 }
                 let entry = try? DiskEntryCodec.decodeMeta(row.meta, body: body).entry
-                if let entry, shouldRemove(entry) { doomed.append((row.id, row.checksum)) }
+                if let entry, shouldRemove(entry) { doomed.append((row.id, row.checksum, row.file)) }
             }
         }
         guard !doomed.isEmpty else { return }
         try deleteRows { () throws(CacheChainError) in
             var files: [String] = []
-            for row in doomed { files += try index.deleteIfUnchanged(id: row.id, checksum: row.checksum) }
+            for row in doomed { files += try index.deleteIfUnchanged(id: row.id, checksum: row.checksum, file: row.file) }
             return files
         }
     }

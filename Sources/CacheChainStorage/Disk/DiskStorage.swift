@@ -168,7 +168,7 @@ public actor DiskStorage: CacheStorage {
     /// Removes a damaged row (only if unchanged since it was read) and its file, and reports it.
     private func discard(_ row: DiskIndex.Row, key: CacheKey, error: CacheChainError) {
         let files = (try? indexCall { () throws(CacheChainError) in
-            try index.transaction { () throws(CacheChainError) in try index.deleteIfUnchanged(id: row.id, checksum: row.checksum) }
+            try index.transaction { () throws(CacheChainError) in try index.deleteIfUnchanged(id: row.id, checksum: row.checksum, file: row.file) }
         }) ?? []
         for file in files { POSIXFile.remove(path(ofFile: file)) }
         index.pendingUses[row.id] = nil
