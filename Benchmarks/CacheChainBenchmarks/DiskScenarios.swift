@@ -110,7 +110,7 @@ func runDiskScaleScenarios(iterations: Int, base: String) async throws {
         if kept == nil || !FileManager.default.fileExists(atPath: filledMarker) {
             let storage = try DiskStorage(directory: directory, capacity: 8 << 30)
             for index in 0..<size { try await storage.store(freshEntry(path: "/n/\(index)", body: body)) }
-            guard FileManager.default.createFile(atPath: filledMarker, contents: nil) else { fatalError("cannot write \(filledMarker)") }
+            guard FileManager.default.createFile(atPath: filledMarker, contents: nil) else { throw BenchmarkError("cannot write \(filledMarker)") }
         }
         let fill = ContinuousClock.now - fillStart
         let openStart = ContinuousClock.now

@@ -28,10 +28,10 @@ final class HandOffLoop: @unchecked Sendable {  // invariant: `multi` is polled 
         }
     }
 
-    /// Ends the loop; the thread frees the multi handle when it leaves (within its 100 ms poll timeout).
+    /// Ends the loop: the flag is set before the wake-up, so the woken thread sees it and frees the multi handle.
     func stop() {
-        curl_multi_wakeup(multi)
         stopped.store(true, ordering: .releasing)
+        curl_multi_wakeup(multi)
     }
 
     private func run() {
