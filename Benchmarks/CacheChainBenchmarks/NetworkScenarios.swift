@@ -6,7 +6,10 @@ import Foundation
 /// Scenario 6: a cache miss through `CurlTransport` alone and through the full pipeline, next to a plain
 /// libcurl loop (one reused easy handle, `curl_easy_perform`) against the same loopback origin; plus a
 /// memory hit on the same client for the hit/miss ratio; and the hand-off floor of `CurlTransport`'s design (a
-/// Swift task to a `curl_multi_poll` thread and back, no HTTP), which the plain loop does not pay.
+/// Swift task to a `curl_multi_poll` thread and back, no HTTP), which the plain loop does not pay. The transport
+/// and the chain are measured twice: from Swift's default pool, and from tasks that prefer the transport's
+/// `taskExecutor` (no thread crossed per request). A transport that answers at once with a recorded response of
+/// the origin shows the pipeline's own cost on a miss, hot in the CPU caches.
 func runNetworkScenarios(iterations: Int) async throws {
     let origin = try await LoopbackOrigin.start()
     defer { Task { try? await origin.shutdown() } }
@@ -32,6 +35,19 @@ func runNetworkScenarios(iterations: Int) async throws {
             let response = try await client.data(for: request, cachePolicy: .reloadIgnoringLocalCacheData)
             precondition(response.cacheStatus == .miss && response.body.count == size)
         }
+        // The same two loops with the libcurl thread as the task's executor: no thread is crossed per request.
+        let transportOnExecutor = try await withTaskExecutorPreference(transport.taskExecutor) {
+            try await measure("CurlTransport alone, on its executor, \(label)", iterations: count, warmUp: 10) {
+                let response = try await transport.send(PipelineRequest(head: request), context: context)
+                precondition(response.body.count == size)
+            }
+        }
+        let missOnExecutor = try await withTaskExecutorPreference(transport.taskExecutor) {
+            try await measure("full chain miss, on libcurl's executor, \(label)", iterations: count, warmUp: 10) {
+                let response = try await client.data(for: request, cachePolicy: .reloadIgnoringLocalCacheData)
+                precondition(response.cacheStatus == .miss && response.body.count == size)
+            }
+        }
         // Hits are cheap: they get the full sample count (not the reduced one of 1 MiB misses) and a warm-up,
         // so their p50 is the steady state rather than the first calls after a loop of 1 MiB transfers.
         let hit = try await measure("full chain memory hit, \(label)", iterations: iterations, warmUp: 100) {
@@ -41,12 +57,34 @@ func runNetworkScenarios(iterations: Int) async throws {
 
         let handOff = try await measureHandOffFloor(iterations: count)
 
+        // The pipeline's own cost on a miss: the same client set-up over a transport that answers at once with a
+        // response the origin sent (the same head, so the policy parses the same fields).
+        let recorded = try await transport.send(PipelineRequest(head: request), context: context)
+        let instant = HTTPCacheClient(
+            transport: InstantTransport(response: recorded),
+            configuration: .init(storage: MemoryStorage(capacity: 256 << 20))
+        )
+        let pipelineOnly = try await measure("full chain miss, instant transport, \(label)", iterations: iterations, warmUp: 100) {
+            let response = try await instant.data(for: request, cachePolicy: .reloadIgnoringLocalCacheData)
+            precondition(response.cacheStatus == .miss)
+        }
+        let pipelineOnExecutor = try await withTaskExecutorPreference(transport.taskExecutor) {
+            try await measure("same, on libcurl's executor, \(label)", iterations: iterations, warmUp: 100) {
+                let response = try await instant.data(for: request, cachePolicy: .reloadIgnoringLocalCacheData)
+                precondition(response.cacheStatus == .miss)
+            }
+        }
+
         printSection("Network miss vs plain libcurl, \(label) body, loopback origin")
         printComparison(transportOnly, raw)
         // The design's fixed price, measured in the same run: its ratio is the share of a plain request it costs.
         printComparison(handOff, raw)
         printComparison(try plainLibcurlMultiLoop(url: url, iterations: count, expectedSize: size), raw)
         printComparison(missThroughChain, raw)
+        printComparison(transportOnExecutor, raw)
+        printComparison(missOnExecutor, raw)
+        printComparison(pipelineOnly, raw)
+        printComparison(pipelineOnExecutor, raw)
         // Miss first, so that the ratio column reads "how many times faster a hit is" (the target is ≥ 100×).
         printComparison(missThroughChain, hit)
     }
@@ -65,6 +103,16 @@ func runNetworkScenarios(iterations: Int) async throws {
     }
     printSection("304 revalidation round trip vs plain libcurl conditional GET, loopback origin")
     printComparison(revalidation, raw)
+}
+
+/// A transport that answers every request at once with one recorded response: what is left of a miss is the
+/// pipeline's own work (policy, coalescing, the storage decision and the store).
+struct InstantTransport: HTTPTransport {
+    let response: PipelineResponse
+
+    func send(_ request: PipelineRequest, context: InterceptorContext) async throws -> PipelineResponse {
+        response
+    }
 }
 
 struct BenchmarkError: Error, CustomStringConvertible {

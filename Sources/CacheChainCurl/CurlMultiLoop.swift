@@ -10,26 +10,39 @@ import Synchronization
 /// thread-safe). Everything else — adding and removing easy handles, `curl_multi_perform`, reading
 /// completion messages, running the data callbacks — happens on the loop thread. Connections stay in the
 /// multi handle's pool between transfers, so requests to the same origin reuse them (keep-alive).
-final class CurlMultiLoop: Sendable {
+///
+/// The loop is also a `TaskExecutor` (``CurlTransport/taskExecutor``): jobs of tasks that prefer it run on the
+/// loop thread between rounds of `curl_multi_perform`. Such a task hands its transfer over and is resumed
+/// without crossing threads, which saves the two thread wake-ups a request otherwise costs.
+final class CurlMultiLoop: TaskExecutor, Sendable {
     private enum Command {
         case add(CurlTransfer)
         case cancel(UInt64)
+        case run(UnownedJob)
         case shutdown
     }
 
     private let multi: MultiHandle
     private let commands = CommandQueue()
+    /// `pthread_self()` of the loop thread once it runs (0 before): work it enqueues itself needs no wake-up.
+    private let loopThread = Atomic<UInt>(0)
 
     /// The commands waiting for the loop thread, behind a pthread mutex (`NSLock`), which ThreadSanitizer
     /// understands (it reported `Synchronization.Mutex`'s inout access here as a race under load).
-    private final class CommandQueue: @unchecked Sendable {  // invariant: `pending` is only touched while `lock` is held
+    private final class CommandQueue: @unchecked Sendable {  // invariant: `pending` and `closed` are only touched while `lock` is held
         private let lock = NSLock()
         private var pending: [Command] = []
+        private var closed = false
 
-        func append(_ command: Command) {
+        /// Appends a command and, still under the lock, runs `wake` (so it never runs after ``close()`` returned
+        /// and the loop freed what `wake` touches); false once the loop thread has ended (nothing was appended).
+        func append(_ command: Command, wake: () -> Void) -> Bool {
             lock.lock()
+            defer { lock.unlock() }
+            guard !closed else { return false }
             pending.append(command)
-            lock.unlock()
+            wake()
+            return true
         }
 
         func takeAll() -> [Command] {
@@ -39,13 +52,36 @@ final class CurlMultiLoop: Sendable {
             pending = []
             return taken
         }
+
+        var isEmpty: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return pending.isEmpty
+        }
+
+        var isClosed: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return closed
+        }
+
+        /// Refuses every later command and returns the ones still waiting.
+        func close() -> [Command] {
+            lock.lock()
+            defer { lock.unlock() }
+            closed = true
+            let taken = pending
+            pending = []
+            return taken
+        }
     }
 
     /// The multi handle pointer, shared with the loop thread.
     private struct MultiHandle: @unchecked Sendable {  // invariant: loop-thread only, except curl_multi_wakeup (below)
         // @unchecked Sendable invariant: the pointer is used only on the loop thread, except for
-        // curl_multi_wakeup, which libcurl documents as callable from any thread; the handle is freed by
-        // the loop thread after the last command, when no other thread can reach it.
+        // curl_multi_wakeup, which libcurl documents as callable from any thread and which is only called under
+        // the command queue's lock while the queue is open; the loop thread closes the queue before it frees
+        // the handle, so no other thread can reach it then.
         let pointer: UnsafeMutableRawPointer
     }
 
@@ -68,9 +104,21 @@ final class CurlMultiLoop: Sendable {
         thread.start()
     }
 
+    /// Whether the caller runs on the loop thread.
+    var isCurrentThread: Bool {
+        loopThread.load(ordering: .relaxed) == UInt(pthread_self())
+    }
+
+    /// Whether the loop thread has ended (after ``shutdown()``); later jobs run on the global executor.
+    var hasEnded: Bool {
+        commands.isClosed
+    }
+
     /// Hands a configured transfer to the loop.
     func submit(_ transfer: CurlTransfer) {
-        enqueue(.add(transfer))
+        if !enqueue(.add(transfer)) {
+            transfer.finish(.failure(CacheChainError(.cancelled, "the transport was shut down", request: transfer.request)))
+        }
     }
 
     /// Aborts a transfer; a transfer not yet added is refused when it arrives.
@@ -84,15 +132,31 @@ final class CurlMultiLoop: Sendable {
         enqueue(.shutdown)
     }
 
-    private func enqueue(_ command: Command) {
-        commands.append(command)
-        curl_multi_wakeup(multi.pointer)
+    /// Runs a job of a task that prefers this executor on the loop thread (`TaskExecutor`). Once the loop has
+    /// ended (the transport was released), jobs go to the global concurrent executor instead, so such a task
+    /// still finishes.
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if !enqueue(.run(job)) {
+            globalConcurrentExecutor.enqueue(ExecutorJob(job))
+        }
+    }
+
+    @discardableResult
+    private func enqueue(_ command: Command) -> Bool {
+        let onLoopThread = isCurrentThread
+        return commands.append(command) {
+            // The loop thread checks the queue before it waits, so only other threads need to wake it.
+            if !onLoopThread { curl_multi_wakeup(multi.pointer) }
+        }
     }
 
     // MARK: - Loop thread
 
     private func run() {
+        loopThread.store(UInt(pthread_self()), ordering: .relaxed)
         let multi = self.multi.pointer
+        let executor = asUnownedTaskExecutor()
         var transfers: [UInt: CurlTransfer] = [:]
         var byID: [UInt64: UInt] = [:]
         var shuttingDown = false
@@ -122,6 +186,8 @@ final class CurlMultiLoop: Sendable {
                     if let key = byID[id], let transfer = remove(key) {
                         transfer.finish(.failure(CacheChainError(.cancelled, "the request was cancelled", request: transfer.request)))
                     }
+                case .run(let job):
+                    job.runSynchronously(on: executor)
                 case .shutdown:
                     shuttingDown = true
                     for key in Array(transfers.keys) {
@@ -138,8 +204,21 @@ final class CurlMultiLoop: Sendable {
                 let code = cachechain_msg_result(message)
                 remove(UInt(bitPattern: easy))?.complete(code: code)
             }
-            var ready: Int32 = 0
-            curl_multi_poll(multi, nil, 0, 1000, &ready)
+            // Finishing a transfer may have resumed a task that prefers this executor: run it before waiting.
+            if commands.isEmpty {
+                var ready: Int32 = 0
+                curl_multi_poll(multi, nil, 0, 1000, &ready)
+            }
+        }
+        for command in commands.close() {
+            switch command {
+            case .add(let transfer):
+                transfer.finish(.failure(CacheChainError(.cancelled, "the transport was shut down", request: transfer.request)))
+            case .run(let job):
+                globalConcurrentExecutor.enqueue(ExecutorJob(job))
+            case .cancel, .shutdown:
+                break
+            }
         }
         curl_multi_cleanup(multi)
     }

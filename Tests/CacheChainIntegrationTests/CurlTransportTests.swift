@@ -49,8 +49,10 @@ struct CurlTransportTests {
         try await origin.shutdown()
     }
 
-    @Test("cancelling the task aborts the transfer promptly and stores nothing")
-    func cancellation() async throws {
+    /// `preferringLibcurlThread`: the task runs on `CurlTransport.taskExecutor` (its transfer is handed over and
+    /// cancelled from the libcurl thread's own queue) instead of Swift's default pool.
+    @Test("cancelling the task aborts the transfer promptly and stores nothing", arguments: [false, true])
+    func cancellation(preferringLibcurlThread: Bool) async throws {
         let origin = try await LoopbackOrigin.start()
         let (arrivals, arrived) = AsyncStream<Void>.makeStream()
         origin.route("/hang", handler: { _ in
@@ -58,9 +60,12 @@ struct CurlTransportTests {
             return LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "never", delay: .seconds(30))
         })
         let storage = MemoryStorage(capacity: 1 << 20)
-        let client = HTTPCacheClient(transport: CurlTransport(), configuration: .init(storage: storage))
+        let transport = CurlTransport()
+        let client = HTTPCacheClient(transport: transport, configuration: .init(storage: storage))
         let request = try HTTPRequest(url: origin.url("/hang"))
-        let task = Task { try await client.data(for: request) }
+        let task = Task(executorPreference: preferringLibcurlThread ? transport.taskExecutor : nil) {
+            try await client.data(for: request)
+        }
         var iterator = arrivals.makeAsyncIterator()
         _ = await iterator.next()
         task.cancel()
