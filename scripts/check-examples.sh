@@ -31,7 +31,7 @@ expect() {
 }
 
 expect QuickStart "1st GET: MISS" "2nd GET: HIT" "reloadRevalidatingCacheData: REVALIDATED" "after removeAllCachedResponses: MISS"
-expect CustomPipeline 'builder GET #1: MISS' 'builder GET #2: HIT' 'array GET #1: MISS' 'array GET #2: HIT' 'origin saw 2 requests'
+expect CustomPipeline 'builder GET #1: MISS' 'builder GET #2: HIT' 'array GET #1: MISS' 'array GET #2: HIT' "builder GET on the libcurl thread's executor: REVALIDATED" 'origin saw 3 requests'
 expect WritingAnInterceptor 'GET /api/items: MISS' 'GET /api/items: HIT' 'GET /login: MISS' 'GET /login: MISS' 'origin saw /api/items 1×, /login 2×'
 expect OfflineFirst 'GET /news: MISS' 'GET /news (stale-if-error): OFFLINE 200' 'GET /profile (no stale-if-error): ERROR transport-failed' \
     'GET /profile returnCacheDataElseLoad: STALE 200' 'GET /profile returnCacheDataDontLoad: STALE 200'

@@ -64,6 +64,11 @@ for (name, client) in [("builder", builderClient), ("array", arrayClient)] {
         print("\(name) GET #\(attempt): \(response.cacheStatus.rawValue.uppercased()) \"\(response.body.string ?? "")\" (\(stamped))")
     }
 }
+// 3. The lowest latency for sequential requests: run on the libcurl thread (no thread wake-up per request).
+let revalidated = try await withTaskExecutorPreference(transport.taskExecutor) {
+    try await builderClient.data(for: request, cachePolicy: .reloadRevalidatingCacheData)
+}
+print("builder GET on the libcurl thread's executor: \(revalidated.cacheStatus.rawValue.uppercased()) \"\(revalidated.body.string ?? "")\"")
 print("builder tally: \(await tally.counts.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " "))")
 print("array tally: \(await arrayTally.counts.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: " "))")
 print("origin saw \(origin.requestCount(for: "/catalog")) requests")
