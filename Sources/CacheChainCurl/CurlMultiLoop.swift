@@ -220,6 +220,8 @@ final class CurlMultiLoop: TaskExecutor, Sendable {
                 break
             }
         }
+        // A later thread may get this thread's id (glibc reuses thread stacks): it is not the loop thread.
+        loopThread.store(0, ordering: .relaxed)
         curl_multi_cleanup(multi)
     }
 }
