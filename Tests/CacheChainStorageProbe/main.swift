@@ -92,9 +92,11 @@ func isExact(_ found: CacheEntry, key number: Int) -> Bool {
     return exact && offset == body.count
 }
 
-func open(_ directory: String, capacity: Int = 64 << 20) -> DiskStorage {
+/// Opens the probe's cache. `grace` is zero by default (a killed writer's leftovers are swept at once); processes
+/// that write at the same time need a real grace period, or one sweeps the other's file still being written.
+func open(_ directory: String, capacity: Int = 64 << 20, grace: Duration = .zero) -> DiskStorage {
     do {
-        return try DiskStorage(configuration: .init(directory: directory, capacity: capacity, orphanGracePeriod: .zero))
+        return try DiskStorage(configuration: .init(directory: directory, capacity: capacity, orphanGracePeriod: grace))
     } catch {
         fail("open: \(error)")
     }
@@ -145,7 +147,7 @@ case "verify":
 case "hammer":
     guard arguments.count >= 5, let seconds = Double(arguments[3]) else { fail("hammer DIR SECONDS SEED") }
     var random = SystemRandomNumberGenerator()
-    let storage = open(directory, capacity: 24 << 20)
+    let storage = open(directory, capacity: 24 << 20, grace: .seconds(600))
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     var operations = 0, hits = 0, corrupt = 0, errors = 0
     while ContinuousClock.now < deadline {
