@@ -10,27 +10,22 @@ import Testing
 /// results there, and still finish when the transport is gone. (Cancellation on it: `CurlTransportTests`.)
 @Suite("CurlTransport's libcurl thread as a task executor", .tags(.integration))
 struct CurlTaskExecutorTests {
-    /// Reads the thread outside any async context (`Thread.current` is not available in one).
-    private static func onLibcurlThread(_ transport: CurlTransport) -> Bool {
-        transport.isOnLibcurlThread
-    }
-
     @Test("a task preferring the executor caches over the network and resumes on the libcurl thread", arguments: ProtocolMode.allCases)
     func cachesOnTheLibcurlThread(_ mode: ProtocolMode) async throws {
         try await withNetwork(mode) { net in
             net.origin.route("/e", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "on the loop"))
-            #expect(!Self.onLibcurlThread(net.transport))
+            #expect(!net.transport.isOnLibcurlThread)
             let statuses = try await withTaskExecutorPreference(net.transport.taskExecutor) {
                 var statuses: [CacheStatus] = []
                 for _ in 0..<3 {
                     let response = try await net.get("/e")
                     #expect(response.body.string == "on the loop")
-                    #expect(Self.onLibcurlThread(net.transport), "resumed off the libcurl thread")
+                    #expect(net.transport.isOnLibcurlThread, "resumed off the libcurl thread")
                     statuses.append(response.cacheStatus)
                 }
                 // A miss on a fresh URL: the transfer is handed over and its result comes back on this thread.
                 let response = try await net.get("/e", policy: .reloadIgnoringLocalCacheData)
-                #expect(Self.onLibcurlThread(net.transport))
+                #expect(net.transport.isOnLibcurlThread)
                 statuses.append(response.cacheStatus)
                 return statuses
             }
