@@ -5,6 +5,11 @@ public import Logging
 /// requests concurrently, each writing its own reply when it completes (a slow origin delays only its own
 /// reply).
 ///
+/// At most ``maximumInFlight`` requests are performed at a time: with that many in flight the runner reads
+/// no further line until one of them is answered. Thousands of request lines sent at once then become a
+/// steady stream of requests rather than thousands of simultaneous connections, which an origin may refuse
+/// and whose waiting would count against every request's timeout.
+///
 /// On `{"type":"end"}` or end of input it stops reading, waits for the requests in flight and for the
 /// client's background revalidations, and flushes the output.
 public struct BatchRunner: Sendable {
@@ -14,16 +19,29 @@ public struct BatchRunner: Sendable {
     public let hello: BatchHello
     /// Where notes for the operator go (stderr in `cachechain`); never protocol lines.
     public let logger: Logger
+    /// The most requests performed at the same time; 0 means no limit.
+    public let maximumInFlight: Int
+
+    /// The default of ``maximumInFlight``: 64, as OkHttp's dispatcher.
+    public static let defaultMaximumInFlight = 64
 
     /// Creates a runner.
     /// - Parameters:
     ///   - executor: Performs the requests.
     ///   - hello: The hello line.
     ///   - logger: The logger for operator notes.
-    public init(executor: BatchExecutor, hello: BatchHello, logger: Logger) {
+    ///   - maximumInFlight: The most requests performed at the same time; 0 for no limit (every request line
+    ///     is performed as soon as it is read). Negative values read as 0.
+    public init(
+        executor: BatchExecutor,
+        hello: BatchHello,
+        logger: Logger,
+        maximumInFlight: Int = BatchRunner.defaultMaximumInFlight
+    ) {
         self.executor = executor
         self.hello = hello
         self.logger = logger
+        self.maximumInFlight = max(0, maximumInFlight)
     }
 
     /// Runs the protocol until `end` or the end of the input.
@@ -34,6 +52,7 @@ public struct BatchRunner: Sendable {
         var session = BatchSession(hello: hello)
         let executor = self.executor
         let logger = self.logger
+        let limit = maximumInFlight > 0 ? InFlightLimit(maximumInFlight) : nil
         await withDiscardingTaskGroup { group in
             reading: for await line in lines {
                 for action in session.receive(line: line) {
@@ -43,9 +62,11 @@ public struct BatchRunner: Sendable {
                     case .note(let text):
                         logger.notice("\(text)")
                     case .perform(let request):
+                        await limit?.acquire()
                         group.addTask {
                             let reply = await executor.reply(to: request)
                             output.write(line: reply.jsonLine)
+                            limit?.release()
                         }
                     case .finish:
                         break reading

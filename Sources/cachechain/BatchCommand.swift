@@ -20,9 +20,10 @@ struct BatchCommand: AsyncParsableCommand {
         discussion: """
             Protocol version 1 (a stable interface, documented in the README). Send \
             {"type":"hello","protocol":1} first; cachechain answers with one hello line, then one line per \
-            {"type":"request",…} in any order (requests run concurrently), and exits 0 after \
-            {"type":"end"} or end of input once the requests in flight have been answered. stdout carries \
-            protocol lines only; logs go to stderr. One cache serves the whole session.
+            {"type":"request",…} in any order (requests run concurrently, at most --max-in-flight at a \
+            time: with that many in flight no further line is read until one is answered), and exits 0 \
+            after {"type":"end"} or end of input once the requests in flight have been answered. stdout \
+            carries protocol lines only; logs go to stderr. One cache serves the whole session.
 
             Exit codes: 0 after end of session; 1 runtime failure (e.g. the cache directory or the key \
             file cannot be used); 64 invalid options.
@@ -37,6 +38,25 @@ struct BatchCommand: AsyncParsableCommand {
 
     @OptionGroup var pipeline: PipelineOptions
 
+    @Option(
+        name: .customLong("max-in-flight"),
+        help: ArgumentHelp(
+            "The most requests performed at the same time; 0 for no limit.",
+            valueName: "n"
+        )
+    )
+    var maximumInFlight: Int = BatchRunner.defaultMaximumInFlight
+
+    func validate() throws {
+        if maximumInFlight < 0 { throw ValidationError("--max-in-flight must be 0 (no limit) or more") }
+    }
+
+    /// The hello's `config`: the pipeline and the in-flight limit, for people.
+    var sessionDescription: String {
+        let limit = maximumInFlight == 0 ? "no limit on requests in flight" : "at most \(maximumInFlight) requests in flight"
+        return "\(pipeline.pipelineDescription); \(limit)"
+    }
+
     func run() async throws {
         let logger = pipeline.makeLogger()
         let client: HTTPCacheClient
@@ -47,10 +67,10 @@ struct BatchCommand: AsyncParsableCommand {
             throw ToolExitCode.failure
         }
         signal(SIGPIPE, SIG_IGN)  // a reader that goes away makes writes fail with EPIPE, not kill us
-        let hello = BatchHello(version: CacheChainCommand.version, config: pipeline.pipelineDescription)
+        let hello = BatchHello(version: CacheChainCommand.version, config: sessionDescription)
         logger.info("batch session started", metadata: ["config": "\(hello.config)"])
         let output = FileDescriptorOutput()
-        await BatchRunner(executor: BatchExecutor(client: client), hello: hello, logger: logger)
+        await BatchRunner(executor: BatchExecutor(client: client), hello: hello, logger: logger, maximumInFlight: maximumInFlight)
             .run(lines: FileDescriptorLines.lines(), output: output)
         if output.hasFailed {
             logger.error("could not write to stdout; some replies were lost")

@@ -1,5 +1,6 @@
 import CacheChainBatch
 import CacheChainLoopback
+import CacheChainTesting
 import Foundation
 import Testing
 
@@ -119,6 +120,7 @@ struct BatchCommandTests: BatchSubprocessSuite {
             (["--backend", "encrypted", "--cache-dir", "DIR/cache"], 64, "needs --key-file"),
             (["--backend", "disk"], 64, "needs --cache-dir"),
             (["--backend", "floppy"], 64, "floppy"),
+            (["--max-in-flight=-1"], 64, "--max-in-flight must be 0"),
         ]
     )
     func failedStarts(arguments: [String], status: Int32, message: String) async throws {
@@ -136,5 +138,45 @@ struct BatchCommandTests: BatchSubprocessSuite {
         #expect(await batch.nextLine() == nil, "nothing on stdout")
         #expect(await batch.exitStatus() == status)
         #expect(batch.stderr.contains(message), "\(batch.stderr)")
+    }
+
+    @Test("--max-in-flight 3: of 12 requests sent at once, 3 reach the origin until one is answered; all 12 are answered")
+    func maximumInFlight() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let origin = try await LoopbackOrigin.start()
+        let gate = LoopbackGate()
+        origin.route("/held", handler: { request in
+            var route = LoopbackRoute(body: "answered \(request.path)")
+            route.gate = gate
+            return route
+        })
+        let batch = try BatchProcess(["batch", "--max-in-flight", "3"], directory: directory)
+        do {
+            try batch.send(#"{"type":"hello","protocol":1}"#)
+            let hello = try await batch.nextMessage()
+            guard case .string(let config)? = hello["config"] else { throw BatchProcess.Failure(description: "no config: \(hello)") }
+            #expect(config.hasSuffix("; at most 3 requests in flight"), "\(config)")
+            for id in 1...12 { try batch.send(request(id, origin.url("/held?n=\(id)"))) }
+            try batch.end()
+            // Without the limit all twelve would be held at the origin at once.
+            try await waitUntil("three requests held at the origin") { gate.waitingCount == 3 }
+            #expect(origin.receivedRequests.count == 3)
+            gate.open()
+            var answered: Set<Int64> = []
+            for _ in 1...12 {
+                let reply = try await batch.nextMessage()
+                if case .integer(let id)? = reply["id"], reply["body"] == .string("answered /held?n=\(id)") { answered.insert(id) }
+            }
+            #expect(answered == Set(1...12))
+            #expect(origin.connectionCount <= 3, "connections are reused, at most one per request in flight")
+            #expect(await batch.nextLine() == nil)
+            #expect(await batch.exitStatus() == 0, "stderr: \(batch.stderr)")
+        } catch {
+            batch.terminate()
+            try? await origin.shutdown()
+            throw error
+        }
+        try await origin.shutdown()
     }
 }
