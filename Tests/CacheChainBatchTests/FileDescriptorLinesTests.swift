@@ -1,0 +1,122 @@
+import CacheChainBatch
+import CacheChainTesting
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A pipe whose write end does not block: a write the pipe cannot take now writes nothing.
+private struct NonBlockingPipe {
+    let readEnd: Int32
+    let writeEnd: Int32
+
+    init() throws {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw POSIXError(.EIO) }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+        _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Writes as much of `bytes` as the pipe takes now; returns how many bytes that was.
+    func write(_ bytes: [UInt8]) -> Int {
+        let written = bytes.withUnsafeBytes { Glibc.write(writeEnd, $0.baseAddress, $0.count) }
+        return max(0, written)
+    }
+
+    func closeWriteEnd() { close(writeEnd) }
+    func closeReadEnd() { close(readEnd) }
+}
+
+@Suite("Batch protocol: reading stdin")
+struct FileDescriptorLinesTests {
+    /// Line `n`: its number padded to 100 bytes, then a line break.
+    private func line(_ number: Int) -> [UInt8] {
+        Array(String(number).padding(toLength: 100, withPad: ".", startingAt: 0).utf8) + [UInt8(ascii: "\n")]
+    }
+
+    @Test("the reading thread stops after the buffered lines while nobody consumes; every line arrives whole and in order")
+    func boundedReadAhead() async throws {
+        let pipe = try NonBlockingPipe()
+        defer { pipe.closeReadEnd() }
+        var iterator = FileDescriptorLines.lines(of: pipe.readEnd, bufferedLines: 8).makeAsyncIterator()
+        // 40,000 lines of 101 bytes (4 MB). An unbounded reader takes them all; a bounded one holds 8 lines and
+        // one 64 KiB read, and the pipe ~64 KiB more, so the writer stalls after about 140 KB.
+        let total = 40_000
+        var pending: [UInt8] = []
+        var next = 0
+        var written = 0
+        var stalledPolls = 0
+        /// Writes what the pipe takes; counts the polls in a row in which it took nothing.
+        func writeMore() {
+            if pending.isEmpty, next < total {
+                pending = line(next)
+                next += 1
+            }
+            var progressed = false
+            while !pending.isEmpty {
+                let count = pipe.write(pending)
+                if count == 0 { break }
+                progressed = true
+                written += count
+                pending.removeFirst(count)
+                if pending.isEmpty, next < total {
+                    pending = line(next)
+                    next += 1
+                }
+            }
+            stalledPolls = progressed ? 0 : stalledPolls + 1
+        }
+        // Stalled for 20 polls in a row (10 ms apart), or everything written.
+        try await waitUntil("the writer stalls or finishes") {
+            writeMore()
+            return stalledPolls >= 20 || (pending.isEmpty && next == total)
+        }
+        #expect(written < 1_000_000, "the reader read \(written) bytes ahead of a consumer that took nothing")
+
+        // Consume everything while writing the rest: all lines arrive, whole and in order.
+        var received = 0
+        while received < total {
+            writeMore()
+            if pending.isEmpty, next == total { pipe.closeWriteEnd() }
+            guard let got = await iterator.next() else { break }
+            #expect(got + [UInt8(ascii: "\n")] == line(received), "line \(received)")
+            received += 1
+        }
+        #expect(received == total)
+        #expect(await iterator.next() == nil)
+    }
+
+    @Test("by default 1,024 lines are read ahead (the README's figure)")
+    func defaultReadAhead() {
+        #expect(FileDescriptorLines.defaultBufferedLines == 1024)
+    }
+
+    @Test("cancelling the consuming task ends the stream while the input is still open")
+    func cancellation() async throws {
+        let pipe = try NonBlockingPipe()
+        defer {
+            pipe.closeWriteEnd()
+            pipe.closeReadEnd()
+        }
+        // Four lines, more than the two that may be buffered (the reading thread blocks), and no end of input:
+        // only the cancellation can end the loop below.
+        for number in 0..<4 { #expect(pipe.write(line(number)) == 101) }
+        let stream = FileDescriptorLines.lines(of: pipe.readEnd, bufferedLines: 2)
+        let consumed = Mutex<Int?>(nil)
+        let consumer = Task {
+            var count = 0
+            for await _ in stream {
+                count += 1
+                if count == 1 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+            consumed.withLock { $0 = count }
+        }
+        try await waitUntil("the stream ends after cancellation") { consumed.withLock { $0 } != nil }
+        await consumer.value
+        #expect((consumed.withLock { $0 } ?? 0) >= 1)
+    }
+}
