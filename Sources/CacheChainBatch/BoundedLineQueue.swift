@@ -35,11 +35,14 @@ final class BoundedLineQueue: Sendable {
     }
 
     /// Queues a line, blocking the calling thread while the queue is full (call it from the reading thread only).
-    /// - Returns: `false` once the consumer has gone away: stop reading.
+    /// - Returns: `false` once the consumer has gone away: stop reading (later calls return `false` at once).
     func push(_ line: [UInt8]) -> Bool {
         space.wait()
         let waiting = state.withLock { state -> (CheckedContinuation<[UInt8]?, Never>?, Bool) in
-            guard !state.isCancelled else { return (nil, false) }
+            guard !state.isCancelled else {
+                space.signal()  // passed on, so that no later call blocks
+                return (nil, false)
+            }
             if let consumer = state.consumer {
                 state.consumer = nil
                 return (consumer, true)

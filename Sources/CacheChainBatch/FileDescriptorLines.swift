@@ -33,15 +33,19 @@ public enum FileDescriptorLines {
         let thread = Thread {
             var splitter = LineSplitter()
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            var consumerIsGone = false
             reading: while true {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0, errno == EINTR { continue }
                 guard count > 0 else { break }
                 for line in splitter.append(buffer[0..<count]) {
-                    guard queue.push(line) else { break reading }
+                    guard queue.push(line) else {
+                        consumerIsGone = true
+                        break reading
+                    }
                 }
             }
-            if let last = splitter.finish() { _ = queue.push(last) }
+            if !consumerIsGone, let last = splitter.finish() { _ = queue.push(last) }
             queue.finish()
         }
         thread.name = "cachechain-batch-input"
