@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// A counting gate for the requests a ``BatchRunner`` has in flight: ``acquire()`` takes one of `limit`
 /// slots, suspending while none is free; ``release()`` gives one back and resumes the longest waiter.
@@ -6,30 +6,33 @@ import Synchronization
 /// The runner's reading loop is the only caller of ``acquire()``: while it waits, no further input line is
 /// read, so a caller that sends thousands of requests gets them performed `limit` at a time instead of
 /// opening thousands of connections at once.
-final class InFlightLimit: Sendable {
+final class InFlightLimit: @unchecked Sendable {  // invariant: `state` is only touched while `lock` is held
     private struct State {
         var available: Int
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state: Mutex<State>
+    // An NSLock rather than `Synchronization.Mutex`: ThreadSanitizer does not see Mutex's lock on Linux and reports
+    // accesses under it from different threads as races.
+    private let lock = NSLock()
+    private var state: State
 
     /// Creates a gate.
     /// - Parameter limit: How many slots there are; at least 1.
     init(_ limit: Int) {
-        state = Mutex(State(available: max(1, limit)))
+        state = State(available: max(1, limit))
     }
 
     /// Takes a slot, waiting until one is free.
     func acquire() async {
-        let acquired = state.withLock { state in
+        let acquired = withLock { state in
             guard state.available > 0 else { return false }
             state.available -= 1
             return true
         }
         if acquired { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state in
+            let resumeNow = withLock { state in
                 // A slot may have come back between the first look and now.
                 guard state.available > 0 else {
                     state.waiters.append(continuation)
@@ -44,7 +47,7 @@ final class InFlightLimit: Sendable {
 
     /// Gives a slot back: to the longest waiter when there is one (the slot passes straight to it).
     func release() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiter = withLock { state -> CheckedContinuation<Void, Never>? in
             guard !state.waiters.isEmpty else {
                 state.available += 1
                 return nil
@@ -52,5 +55,11 @@ final class InFlightLimit: Sendable {
             return state.waiters.removeFirst()
         }
         waiter?.resume()
+    }
+
+    private func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&state)
     }
 }

@@ -50,6 +50,7 @@ struct FileDescriptorLinesTests {
         var next = 0
         var written = 0
         var stalledPolls = 0
+        var lastProgress = ContinuousClock.now
         /// Writes what the pipe takes; counts the polls in a row in which it took nothing.
         func writeMore() {
             if pending.isEmpty, next < total {
@@ -69,11 +70,14 @@ struct FileDescriptorLinesTests {
                 }
             }
             stalledPolls = progressed ? 0 : stalledPolls + 1
+            if progressed { lastProgress = .now }
         }
-        // Stalled for 20 polls in a row (10 ms apart), or everything written.
-        try await waitUntil("the writer stalls or finishes") {
+        // Stalled (five polls in a row and 200 ms without progress), or everything written. Counted in polls and
+        // time both: on a loaded machine (the whole suite under TSan) a poll can come seconds after the last.
+        try await waitUntil("the writer stalls or finishes", timeout: .seconds(120)) {
             writeMore()
-            return stalledPolls >= 20 || (pending.isEmpty && next == total)
+            return (stalledPolls >= 5 && ContinuousClock.now - lastProgress >= .milliseconds(200))
+                || (pending.isEmpty && next == total)
         }
         #expect(written < 1_000_000, "the reader read \(written) bytes ahead of a consumer that took nothing")
 
@@ -115,7 +119,7 @@ struct FileDescriptorLinesTests {
             }
             consumed.withLock { $0 = count }
         }
-        try await waitUntil("the stream ends after cancellation") { consumed.withLock { $0 } != nil }
+        try await waitUntil("the stream ends after cancellation", timeout: .seconds(120)) { consumed.withLock { $0 } != nil }
         await consumer.value
         #expect((consumed.withLock { $0 } ?? 0) >= 1)
     }
