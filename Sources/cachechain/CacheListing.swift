@@ -8,17 +8,31 @@ struct ListedEntry {
     /// Its freshness now, by the RFC 9111 rules of a private cache.
     let freshness: FreshnessReport
 
-    /// Every stored variant in a storage, by URL, optionally under a URL prefix.
-    /// - Throws: The storage's error.
-    static func all(in storage: any CacheStorage, prefix: String? = nil, now: Date = Date()) async throws -> [ListedEntry] {
+    /// Visits every stored variant in a storage in URL order, optionally under a URL prefix, one at a time: only
+    /// the keys are held at once, so listing a cache of a million entries prints its first line after the keys
+    /// are read and holds one entry at a time, not all of them.
+    /// - Returns: How many variants were visited.
+    /// - Throws: The storage's error (the variants visited before it stay visited).
+    @discardableResult
+    static func forEach(
+        in storage: any CacheStorage,
+        prefix: String? = nil,
+        now: Date = Date(),
+        _ visit: (ListedEntry) -> Void
+    ) async throws -> Int {
         let engine = CachePolicyEngine()
-        var listed: [ListedEntry] = []
-        for key in try await storage.keys().sorted() where prefix.map(key.url.hasPrefix) ?? true {
+        // Filtered first, then sorted on strings made once per key (`CacheKey`'s `<` builds both strings on every
+        // comparison): at a million keys this is seconds less.
+        let matching = try await storage.keys().lazy.map { (key: $0, text: $0.stringValue) }
+            .filter { prefix.map($0.key.url.hasPrefix) ?? true }
+        var count = 0
+        for (key, _) in matching.sorted(by: { $0.text < $1.text }) {
             for entry in try await storage.entries(for: key) {
-                listed.append(ListedEntry(entry: entry, freshness: engine.freshness(of: entry.exchange, now: now)))
+                visit(ListedEntry(entry: entry, freshness: engine.freshness(of: entry.exchange, now: now)))
+                count += 1
             }
         }
-        return listed
+        return count
     }
 
     /// `fresh 540 s left` or `stale by 60 s`.
@@ -30,7 +44,8 @@ struct ListedEntry {
 
     /// One line: URL, status, size, stored date, freshness.
     var line: String {
-        let stored = ISO8601DateFormatter().string(from: entry.storedAt)
+        // A format style, not a new ISO8601DateFormatter per line (which cost more than the rest of the line).
+        let stored = entry.storedAt.formatted(.iso8601)
         let variant = entry.variantKey.isEmpty ? "" : " [variant \(entry.variantKey)]"
         return "\(entry.key.method) \(entry.key.url)\(variant)  \(entry.cached.response.status.code)  "
             + "\(entry.cached.body.count) B  stored \(stored)  \(freshnessText)"

@@ -22,15 +22,14 @@ struct ListCommand: AsyncParsableCommand {
     var prefix: String?
 
     func run() async throws {
-        let listed: [ListedEntry]
+        let count: Int
         do {
-            listed = try await ListedEntry.all(in: try cache.makeConfiguration().storage, prefix: prefix)
+            count = try await ListedEntry.forEach(in: try cache.makeConfiguration().storage, prefix: prefix) { print($0.line) }
         } catch {
             printError("Error: cannot list the cache in \(cache.directory): \(error)")
             throw ToolExitCode.failure
         }
-        for entry in listed { print(entry.line) }
-        printError("\(listed.count) entr\(listed.count == 1 ? "y" : "ies")")
+        printError("\(count) entr\(count == 1 ? "y" : "ies")")
         if cache.hasUnreadEncryptedTier {
             printError("note: \(cache.directory)/encrypted holds encrypted HTTPS entries; add --encrypt-https --key-file to list them")
         }
