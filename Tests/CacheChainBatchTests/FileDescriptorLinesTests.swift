@@ -94,6 +94,33 @@ struct FileDescriptorLinesTests {
         #expect(await iterator.next() == nil)
     }
 
+    @Test("the caller may close its descriptor at once: the thread reads its own duplicate, never a reused number")
+    func callerClosesItsDescriptor() async throws {
+        // Were the first pipe's read end really closed (no duplicate), writing to it must fail the expectation
+        // below with EPIPE instead of killing the test process.
+        signal(SIGPIPE, SIG_IGN)
+        let first = try NonBlockingPipe()
+        var lines = FileDescriptorLines.lines(of: first.readEnd).makeAsyncIterator()
+        first.closeReadEnd()
+        // The lowest free number is handed out again: usually the one just closed.
+        let second = try NonBlockingPipe()
+        defer {
+            second.closeWriteEnd()
+            second.closeReadEnd()
+        }
+        #expect(first.write(Array("through the first pipe\n".utf8)) == 23)
+        #expect(second.write(Array("through the second pipe\n".utf8)) == 24)
+        let line = await lines.next()
+        #expect(line.map { String(decoding: $0, as: UTF8.self) } == "through the first pipe")
+        // The second pipe's bytes are still there for its own reader (a non-blocking read: stolen bytes fail the
+        // expectation instead of hanging the test).
+        _ = fcntl(second.readEnd, F_SETFL, fcntl(second.readEnd, F_GETFL) | O_NONBLOCK)
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { read(second.readEnd, $0.baseAddress, $0.count) }
+        #expect(count == 24)
+        first.closeWriteEnd()  // end of input: the thread ends and closes its duplicate
+    }
+
     @Test("by default 1,024 lines are read ahead (the README's figure)")
     func defaultReadAhead() {
         #expect(FileDescriptorLines.defaultBufferedLines == 1024)
