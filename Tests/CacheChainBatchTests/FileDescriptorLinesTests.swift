@@ -33,9 +33,9 @@ private struct NonBlockingPipe {
 
 @Suite("Batch protocol: reading stdin")
 struct FileDescriptorLinesTests {
-    /// Line `n`: its number padded to 100 bytes, then a line break.
-    private func line(_ number: Int) -> [UInt8] {
-        Array(String(number).padding(toLength: 100, withPad: ".", startingAt: 0).utf8) + [UInt8(ascii: "\n")]
+    /// Line `n`: its number padded to `length` bytes, then a line break.
+    private func line(_ number: Int, length: Int = 100) -> [UInt8] {
+        Array(String(number).padding(toLength: length, withPad: ".", startingAt: 0).utf8) + [UInt8(ascii: "\n")]
     }
 
     @Test("the reading thread stops after the buffered lines while nobody consumes; every line arrives whole and in order")
@@ -43,9 +43,11 @@ struct FileDescriptorLinesTests {
         let pipe = try NonBlockingPipe()
         defer { pipe.closeReadEnd() }
         var iterator = FileDescriptorLines.lines(of: pipe.readEnd, bufferedLines: 8).makeAsyncIterator()
-        // 40,000 lines of 101 bytes (4 MB). An unbounded reader takes them all; a bounded one holds 8 lines and
-        // one 64 KiB read, and the pipe ~64 KiB more, so the writer stalls after about 140 KB.
-        let total = 40_000
+        // 1,000 lines of 4,001 bytes (4 MB). An unbounded reader takes them all; a bounded one holds 8 lines and
+        // one 64 KiB read, and the pipe ~64 KiB more, so the writer stalls after about 200 KB. (Long lines: few
+        // hand-overs, so the test stays quick on a loaded machine.)
+        let total = 1_000
+        let length = 4_000
         var pending: [UInt8] = []
         var next = 0
         var written = 0
@@ -54,7 +56,7 @@ struct FileDescriptorLinesTests {
         /// Writes what the pipe takes; counts the polls in a row in which it took nothing.
         func writeMore() {
             if pending.isEmpty, next < total {
-                pending = line(next)
+                pending = line(next, length: length)
                 next += 1
             }
             var progressed = false
@@ -65,7 +67,7 @@ struct FileDescriptorLinesTests {
                 written += count
                 pending.removeFirst(count)
                 if pending.isEmpty, next < total {
-                    pending = line(next)
+                    pending = line(next, length: length)
                     next += 1
                 }
             }
@@ -87,7 +89,8 @@ struct FileDescriptorLinesTests {
             writeMore()
             if pending.isEmpty, next == total { pipe.closeWriteEnd() }
             guard let got = await iterator.next() else { break }
-            #expect(got + [UInt8(ascii: "\n")] == line(received), "line \(received)")
+            let intact = got + [UInt8(ascii: "\n")] == line(received, length: length)
+            #expect(intact, "line \(received) arrived changed (\(got.count) bytes)")
             received += 1
         }
         #expect(received == total)
