@@ -16,7 +16,7 @@ final class RedisConnectionPool: Sendable {
 
     private final class Slot: Sendable {
         let queue: DispatchQueue
-        let state = Mutex(SlotState())
+        let state = LockedValue(SlotState())
 
         init(index: Int) {
             queue = DispatchQueue(label: "CacheChain Redis \(index)")

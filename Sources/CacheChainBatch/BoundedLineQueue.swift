@@ -1,11 +1,11 @@
 import Dispatch
-import Foundation
+import CacheChain
 
 /// The hand-over between ``FileDescriptorLines``' reading thread and the task that consumes the lines: at most
 /// `capacity` lines wait in between. When that many are waiting the thread blocks in ``push(_:)`` and stops
 /// reading, so the writer on the other end of the pipe is held back by the pipe instead of the process
 /// buffering all of its input.
-final class BoundedLineQueue: @unchecked Sendable {  // invariant: `state` is only touched while `lock` is held
+final class BoundedLineQueue: Sendable {
     private struct State {
         var lines: [[UInt8]] = []
         var head = 0
@@ -16,10 +16,8 @@ final class BoundedLineQueue: @unchecked Sendable {  // invariant: `state` is on
         var unreturned = 0
     }
 
-    // An NSLock rather than `Synchronization.Mutex`: ThreadSanitizer does not see Mutex's lock on Linux and reports
-    // the reading thread's and the consumer's accesses under it as races (as it did in CurlMultiLoop).
-    private let lock = NSLock()
-    private var state = State()
+    // A ``LockedValue`` (pthread) rather than `Synchronization.Mutex`, which ThreadSanitizer does not see on Linux.
+    private let state = LockedValue(State())
     /// One permit per line that may still be queued; the consumer returns one for every line it takes.
     private let space: DispatchSemaphore
     /// How many permits the consumer gives back at once: a reading thread blocked on a full queue is then woken
@@ -41,7 +39,7 @@ final class BoundedLineQueue: @unchecked Sendable {  // invariant: `state` is on
     /// - Returns: `false` once the consumer has gone away: stop reading (later calls return `false` at once).
     func push(_ line: [UInt8]) -> Bool {
         space.wait()
-        let waiting = withLock { state -> (CheckedContinuation<[UInt8]?, Never>?, Bool) in
+        let waiting = state.withLock { state -> (CheckedContinuation<[UInt8]?, Never>?, Bool) in
             guard !state.isCancelled else {
                 space.signal()  // passed on, so that no later call blocks
                 return (nil, false)
@@ -59,7 +57,7 @@ final class BoundedLineQueue: @unchecked Sendable {  // invariant: `state` is on
 
     /// Marks the end of the input: the consumer gets the queued lines, then `nil`.
     func finish() {
-        let consumer = withLock { state in
+        let consumer = state.withLock { state in
             state.isFinished = true
             defer { state.consumer = nil }
             return state.consumer
@@ -70,7 +68,7 @@ final class BoundedLineQueue: @unchecked Sendable {  // invariant: `state` is on
     /// The consumer has gone away: wakes a blocked reading thread (its next ``push(_:)`` returns `false`) and ends
     /// a pending ``next()``.
     func cancel() {
-        let consumer = withLock { state in
+        let consumer = state.withLock { state in
             state.isCancelled = true
             defer { state.consumer = nil }
             return state.consumer
@@ -82,7 +80,7 @@ final class BoundedLineQueue: @unchecked Sendable {  // invariant: `state` is on
     /// The next line, waiting for the reading thread when none is queued; `nil` after the last one.
     func next() async -> [UInt8]? {
         let line: [UInt8]? = await withCheckedContinuation { continuation in
-            let ready = withLock { state -> (line: [UInt8]?, resumeNow: Bool) in
+            let ready = state.withLock { state -> (line: [UInt8]?, resumeNow: Bool) in
                 if state.head < state.lines.count {
                     let line = state.lines[state.head]
                     state.lines[state.head] = []
@@ -100,7 +98,7 @@ final class BoundedLineQueue: @unchecked Sendable {  // invariant: `state` is on
             if ready.resumeNow { continuation.resume(returning: ready.line) }
         }
         if line != nil {
-            let returning = withLock { state -> Int in
+            let returning = state.withLock { state -> Int in
                 state.unreturned += 1
                 guard state.unreturned >= returnBatch else { return 0 }
                 defer { state.unreturned = 0 }
@@ -111,9 +109,4 @@ final class BoundedLineQueue: @unchecked Sendable {  // invariant: `state` is on
         return line
     }
 
-    private func withLock<Result>(_ body: (inout State) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&state)
-    }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import CacheChain
 
 /// A counting gate for the requests a ``BatchRunner`` has in flight: ``acquire()`` takes one of `limit`
 /// slots, suspending while none is free; ``release()`` gives one back and resumes the longest waiter.
@@ -6,33 +6,31 @@ import Foundation
 /// The runner's reading loop is the only caller of ``acquire()``: while it waits, no further input line is
 /// read, so a caller that sends thousands of requests gets them performed `limit` at a time instead of
 /// opening thousands of connections at once.
-final class InFlightLimit: @unchecked Sendable {  // invariant: `state` is only touched while `lock` is held
+final class InFlightLimit: Sendable {
     private struct State {
         var available: Int
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    // An NSLock rather than `Synchronization.Mutex`: ThreadSanitizer does not see Mutex's lock on Linux and reports
-    // accesses under it from different threads as races.
-    private let lock = NSLock()
-    private var state: State
+    // A ``LockedValue`` (pthread) rather than `Synchronization.Mutex`, which ThreadSanitizer does not see on Linux.
+    private let state: LockedValue<State>
 
     /// Creates a gate.
     /// - Parameter limit: How many slots there are; at least 1.
     init(_ limit: Int) {
-        state = State(available: max(1, limit))
+        state = LockedValue(State(available: max(1, limit)))
     }
 
     /// Takes a slot, waiting until one is free.
     func acquire() async {
-        let acquired = withLock { state in
+        let acquired = state.withLock { state in
             guard state.available > 0 else { return false }
             state.available -= 1
             return true
         }
         if acquired { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = withLock { state in
+            let resumeNow = state.withLock { state in
                 // A slot may have come back between the first look and now.
                 guard state.available > 0 else {
                     state.waiters.append(continuation)
@@ -47,7 +45,7 @@ final class InFlightLimit: @unchecked Sendable {  // invariant: `state` is only 
 
     /// Gives a slot back: to the longest waiter when there is one (the slot passes straight to it).
     func release() {
-        let waiter = withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard !state.waiters.isEmpty else {
                 state.available += 1
                 return nil
@@ -57,9 +55,4 @@ final class InFlightLimit: @unchecked Sendable {  // invariant: `state` is only 
         waiter?.resume()
     }
 
-    private func withLock<Result>(_ body: (inout State) -> Result) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&state)
-    }
 }

@@ -1,5 +1,4 @@
 import CacheChainCore
-import Synchronization
 
 /// What hits derive again and again from one master key, kept with the key: the HMAC names of cache keys
 /// (one HMAC-SHA256 per lookup otherwise), the HKDF subkeys of recently sealed or opened envelopes, found by
@@ -48,9 +47,9 @@ final class DerivedKeyCache: Sendable {
         }
     }
 
-    private let names = Mutex(BoundedMemo<CacheKey, NamedKey>(capacity: nameCapacity))
-    private let subkeys = Mutex(BoundedMemo<EnvelopeSalt, SubkeyContexts>(capacity: subkeyCapacity))
-    private let metadata = Mutex(BoundedMemo<EnvelopeSalt, OpenedMetadata>(capacity: metadataCapacity))
+    private let names = LockedValue(BoundedMemo<CacheKey, NamedKey>(capacity: nameCapacity))
+    private let subkeys = LockedValue(BoundedMemo<EnvelopeSalt, SubkeyContexts>(capacity: subkeyCapacity))
+    private let metadata = LockedValue(BoundedMemo<EnvelopeSalt, OpenedMetadata>(capacity: metadataCapacity))
 
     /// The entry name of `key` and its inner key, computed by `compute` the first time.
     func entryName(

@@ -1,5 +1,4 @@
 import CacheChainCore
-import Synchronization
 
 /// Keys held in memory only: for caches that must not survive the process, for tests, and for keys an
 /// application fetches from its own secret store (a keychain, a KMS) at start-up.
@@ -11,14 +10,14 @@ import Synchronization
 /// keys.destroyKey(withID: oldID)            // crypto-shredding: entries sealed with it are gone for good
 /// ```
 public final class InMemoryKeyProvider: KeyProvider {
-    private let ring: Mutex<KeyRing>
+    private let ring: LockedValue<KeyRing>
 
     /// Creates a provider.
     /// - Parameters:
     ///   - key: The current key.
     ///   - previousKeys: Older keys whose entries must still open, newest first.
     public init(key: EncryptionKey, previousKeys: [EncryptionKey] = []) {
-        ring = Mutex(KeyRing(current: key, previous: previousKeys.filter { $0.id != key.id }))
+        ring = LockedValue(KeyRing(current: key, previous: previousKeys.filter { $0.id != key.id }))
     }
 
     /// The current key; `nil` after ``destroyKey(withID:)`` destroyed it.

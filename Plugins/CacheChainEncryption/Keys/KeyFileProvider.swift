@@ -1,6 +1,5 @@
 public import CacheChainCore
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -22,7 +21,7 @@ import Darwin
 public final class KeyFileProvider: KeyProvider {
     /// The key file's path.
     public let path: String
-    private let ring: Mutex<KeyRing>
+    private let ring: LockedValue<KeyRing>
 
     /// Opens a key file, creating it with a random key when it does not exist.
     /// - Parameter path: The file's path.
@@ -35,7 +34,7 @@ public final class KeyFileProvider: KeyProvider {
             guard errno == ENOENT else { throw Self.failure(path, "cannot be examined: \(String(cString: strerror(errno)))") }
             let key = try EncryptionKey.random()
             try Self.write(KeyRing(current: key, previous: []), to: path, exclusive: true)
-            ring = Mutex(KeyRing(current: key, previous: []))
+            ring = LockedValue(KeyRing(current: key, previous: []))
             return
         }
         guard info.st_mode & S_IFMT == S_IFREG else { throw Self.failure(path, "is not a regular file") }
@@ -47,7 +46,7 @@ public final class KeyFileProvider: KeyProvider {
                     + "a key file must be readable by its owner only: run `chmod 600 \(path)`"
             )
         }
-        ring = Mutex(try Self.read(path))
+        ring = LockedValue(try Self.read(path))
     }
 
     /// The current key (the file's first line).

@@ -1,5 +1,4 @@
 import CacheChainCore
-import Synchronization
 
 /// One envelope's subkey and a decryption context already keyed with it, kept together in
 /// ``DerivedKeyCache``: a hit on a remembered envelope then skips the HKDF and the AES key schedule
@@ -11,7 +10,7 @@ import Synchronization
 final class SubkeyContexts: Sendable {
     /// The subkey.
     let subkey: SecureBytes
-    private let idle = Mutex<AESGCMContext?>(nil)
+    private let idle = LockedValue<AESGCMContext?>(nil)
 
     init(subkey: SecureBytes) {
         self.subkey = subkey
