@@ -1,4 +1,4 @@
-import Synchronization
+import CacheChainCore
 
 /// Holds a route's answers back until a test opens it: a slow origin response whose end the test
 /// controls, with no timer involved.
@@ -17,7 +17,7 @@ public final class LoopbackGate: Sendable {
         var waiting: [@Sendable () -> Void] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Creates a closed gate.
     public init() {}

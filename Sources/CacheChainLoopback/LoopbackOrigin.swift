@@ -1,9 +1,9 @@
+import CacheChainCore
 import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
-import Synchronization
 
 /// A programmable HTTP (or HTTPS) origin on `127.0.0.1`, for tests, the demo and benchmarks.
 ///
@@ -30,7 +30,7 @@ public final class LoopbackOrigin: Sendable {
     /// The port it listens on.
     public let port: Int
     private let router: LoopbackRouter
-    private let isShutDown = Mutex(false)
+    private let isShutDown = LockedValue(false)
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
 

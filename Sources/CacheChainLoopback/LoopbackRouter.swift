@@ -1,4 +1,4 @@
-import Synchronization
+import CacheChainCore
 
 /// The origin's shared, lock-protected state: routes, the request log and the connection count.
 ///
@@ -16,7 +16,7 @@ final class LoopbackRouter: Sendable {
         var connections = 0
     }
 
-    let state = Mutex(State())
+    let state = LockedValue(State())
 
     func set(_ entry: Entry, for path: String) {
         state.withLock { $0.routes[path] = entry }

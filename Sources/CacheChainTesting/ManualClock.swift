@@ -1,6 +1,5 @@
 public import CacheChainCore
 public import Foundation
-import Synchronization
 
 /// A wall clock that only moves when a test moves it: step through freshness without sleeping.
 ///
@@ -10,12 +9,12 @@ import Synchronization
 /// clock.advance(by: 61)   // a max-age=60 response is now stale
 /// ```
 public final class ManualClock: CacheClock {
-    private let current: Mutex<Date>
+    private let current: LockedValue<Date>
 
     /// Creates a clock.
     /// - Parameter now: The starting instant; a fixed date in 2023 by default, so tests are repeatable.
     public init(now: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
-        current = Mutex(now)
+        current = LockedValue(now)
     }
 
     /// The clock's current instant.

@@ -1,7 +1,6 @@
 public import CacheChainCore
 import Foundation
 import HTTPTypes
-import Synchronization
 
 /// A test double for the origin, for unit tests of single rules: answers per path from a script,
 /// answers `If-None-Match` with 304 when the route's `ETag` matches, records every request, and can be
@@ -52,7 +51,7 @@ public final class ScriptedTransport: HTTPTransport {
         var isDown = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Creates a transport with no routes (every path answers 404).
     public init() {}
