@@ -27,52 +27,47 @@ final class CurlMultiLoop: TaskExecutor, Sendable {
     /// `pthread_self()` of the loop thread once it runs (0 before): work it enqueues itself needs no wake-up.
     private let loopThread = Atomic<UInt>(0)
 
-    /// The commands waiting for the loop thread, behind a pthread mutex (`NSLock`), which ThreadSanitizer
-    /// understands (it reported `Synchronization.Mutex`'s inout access here as a race under load).
-    private final class CommandQueue: @unchecked Sendable {  // invariant: `pending` and `closed` are only touched while `lock` is held
-        private let lock = NSLock()
-        private var pending: [Command] = []
-        private var closed = false
+    /// The commands waiting for the loop thread, behind a ``LockedValue`` (a pthread mutex, which ThreadSanitizer
+    /// understands; it reported `Synchronization.Mutex`'s inout access here as a race under load).
+    private final class CommandQueue: Sendable {
+        private struct State {
+            var pending: [Command] = []
+            var closed = false
+        }
+
+        private let state = LockedValue(State())
 
         /// Appends a command and, still under the lock, runs `wake` (so it never runs after ``close()`` returned
         /// and the loop freed what `wake` touches); false once the loop thread has ended (nothing was appended).
         func append(_ command: Command, wake: () -> Void) -> Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            guard !closed else { return false }
-            pending.append(command)
-            wake()
-            return true
+            state.withLock { state in
+                guard !state.closed else { return false }
+                state.pending.append(command)
+                wake()
+                return true
+            }
         }
 
         func takeAll() -> [Command] {
-            lock.lock()
-            defer { lock.unlock() }
-            let taken = pending
-            pending = []
-            return taken
+            state.withLock { state in
+                var taken: [Command] = []
+                swap(&taken, &state.pending)
+                return taken
+            }
         }
 
-        var isEmpty: Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            return pending.isEmpty
-        }
+        var isEmpty: Bool { state.withLock { $0.pending.isEmpty } }
 
-        var isClosed: Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            return closed
-        }
+        var isClosed: Bool { state.withLock { $0.closed } }
 
         /// Refuses every later command and returns the ones still waiting.
         func close() -> [Command] {
-            lock.lock()
-            defer { lock.unlock() }
-            closed = true
-            let taken = pending
-            pending = []
-            return taken
+            state.withLock { state in
+                state.closed = true
+                var taken: [Command] = []
+                swap(&taken, &state.pending)
+                return taken
+            }
         }
     }
 

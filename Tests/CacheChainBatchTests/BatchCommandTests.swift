@@ -142,21 +142,19 @@ struct BatchCommandTests: BatchSubprocessSuite {
 
     @Test("--max-in-flight 3: of 12 requests sent at once, 3 reach the origin until one is answered; all 12 are answered")
     func maximumInFlight() async throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let origin = try await LoopbackOrigin.start()
         let gate = LoopbackGate()
-        origin.route("/held", handler: { request in
-            var route = LoopbackRoute(body: "answered \(request.path)")
-            route.gate = gate
-            return route
-        })
-        let batch = try BatchProcess(["batch", "--max-in-flight", "3"], directory: directory)
-        do {
-            try batch.send(#"{"type":"hello","protocol":1}"#)
-            let hello = try await batch.nextMessage()
-            guard case .string(let config)? = hello["config"] else { throw BatchProcess.Failure(description: "no config: \(hello)") }
+        try await withBatch(["--max-in-flight", "3"], checkHello: { hello in
+            guard case .string(let config)? = hello["config"] else {
+                Issue.record("no config in \(hello)")
+                return
+            }
             #expect(config.hasSuffix("; at most 3 requests in flight"), "\(config)")
+        }) { batch, origin, _ in
+            origin.route("/held", handler: { request in
+                var route = LoopbackRoute(body: "answered \(request.path)")
+                route.gate = gate
+                return route
+            })
             for id in 1...12 { try batch.send(request(id, origin.url("/held?n=\(id)"))) }
             try batch.end()
             // Without the limit all twelve would be held at the origin at once.
@@ -170,13 +168,6 @@ struct BatchCommandTests: BatchSubprocessSuite {
             }
             #expect(answered == Set(1...12))
             #expect(origin.connectionCount <= 3, "connections are reused, at most one per request in flight")
-            #expect(await batch.nextLine() == nil)
-            #expect(await batch.exitStatus() == 0, "stderr: \(batch.stderr)")
-        } catch {
-            batch.terminate()
-            try? await origin.shutdown()
-            throw error
         }
-        try await origin.shutdown()
     }
 }

@@ -20,10 +20,12 @@ extension BatchSubprocessSuite {
         return url
     }
 
-    /// Starts `cachechain batch`, checks its hello, runs `body`, ends the session and checks the exit.
+    /// Starts `cachechain batch`, checks its hello (and hands it to `checkHello`), runs `body`, ends the session
+    /// and checks the exit.
     func withBatch(
         _ arguments: [String] = [],
         tls: Bool = false,
+        checkHello: (JSONValue) -> Void = { _ in },
         _ body: (BatchProcess, LoopbackOrigin, URL) async throws -> Void
     ) async throws {
         let directory = try makeDirectory()
@@ -36,6 +38,7 @@ extension BatchSubprocessSuite {
             #expect(hello["type"] == .string("hello"))
             #expect(hello["name"] == .string("cachechain"))
             #expect(hello["concurrent"] == .bool(true))
+            checkHello(hello)
             try await body(batch, origin, directory)
             if !batch.hasSentEnd { try batch.end() }
             #expect(await batch.nextLine() == nil, "no output after the last reply")
