@@ -232,7 +232,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CacheChainFoundationTests",
-            dependencies: ["CacheChainFoundation", "CacheChainTesting"],
+            dependencies: ["CacheChainFoundation", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CacheChainStorage", httpTypes],
             swiftSettings: strictSettings
         ),
         .testTarget(
