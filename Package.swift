@@ -82,10 +82,11 @@ let package = Package(
             dependencies: ["CacheChainCore", "CacheChainPolicy", "CacheChainStorage", "CacheChainInterceptors", logging],
             swiftSettings: strictSettings
         ),
-        // Bridge for URLCache users: URLRequest, CachePolicy, HTTPURLResponse, CachedURLResponse.
+        // URLSession and URLCache on Linux: CacheChainURLProtocol, usingCacheChain, CacheChainURLCache, the shared
+        // default client; conversions for URLRequest, CachePolicy, HTTPURLResponse, CachedURLResponse.
         .target(
             name: "CacheChainFoundation",
-            dependencies: ["CacheChain", .product(name: "HTTPTypesFoundation", package: "swift-http-types")],
+            dependencies: ["CacheChain", "CacheChainCurl", logging, .product(name: "HTTPTypesFoundation", package: "swift-http-types")],
             swiftSettings: strictSettings
         ),
         // libcurl (Debian: libcurl4-openssl-dev) through typed shims for its variadic functions.
