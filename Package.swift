@@ -233,7 +233,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CacheChainFoundationTests",
-            dependencies: ["CacheChainFoundation", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CacheChainStorage", httpTypes],
+            dependencies: [
+                "CacheChainFoundation", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CacheChainStorage",
+                "CacheChainEncryption", httpTypes,
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(
