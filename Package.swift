@@ -231,11 +231,18 @@ let package = Package(
             dependencies: ["CacheChainStorage", "CacheChainTesting", "CXXHash", "cachechain-storage-probe"],
             swiftSettings: strictSettings
         ),
+        // A child process for the shared default client and the ephemeral preset (what they write, restarts).
+        .executableTarget(
+            name: "cachechain-foundation-probe",
+            dependencies: ["CacheChainFoundation"],
+            path: "Tests/CacheChainFoundationProbe",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "CacheChainFoundationTests",
             dependencies: [
                 "CacheChainFoundation", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CacheChainStorage",
-                "CacheChainEncryption", httpTypes,
+                "CacheChainEncryption", "cachechain-foundation-probe", httpTypes,
             ],
             swiftSettings: strictSettings
         ),
