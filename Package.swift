@@ -82,10 +82,11 @@ let package = Package(
             dependencies: ["CacheChainCore", "CacheChainPolicy", "CacheChainStorage", "CacheChainInterceptors", logging],
             swiftSettings: strictSettings
         ),
-        // Bridge for URLCache users: URLRequest, CachePolicy, HTTPURLResponse, CachedURLResponse.
+        // URLSession and URLCache on Linux: CacheChainURLProtocol, usingCacheChain, CacheChainURLCache, the shared
+        // default client; conversions for URLRequest, CachePolicy, HTTPURLResponse, CachedURLResponse.
         .target(
             name: "CacheChainFoundation",
-            dependencies: ["CacheChain", .product(name: "HTTPTypesFoundation", package: "swift-http-types")],
+            dependencies: ["CacheChain", "CacheChainCurl", logging, .product(name: "HTTPTypesFoundation", package: "swift-http-types")],
             swiftSettings: strictSettings
         ),
         // libcurl (Debian: libcurl4-openssl-dev) through typed shims for its variadic functions.
@@ -99,7 +100,7 @@ let package = Package(
         // A programmable HTTP/HTTPS origin on 127.0.0.1 (SwiftNIO + NIOSSL) for tests, the demo and benchmarks.
         .target(
             name: "CacheChainLoopback",
-            dependencies: ["CacheChainPolicy"] + nioHTTPServer,
+            dependencies: ["CacheChainCore", "CacheChainPolicy"] + nioHTTPServer,
             swiftSettings: strictSettings
         ),
         // The `cachechain batch` JSON-lines protocol (version 1): decoding, handshake, request mapping, replies.
@@ -212,6 +213,34 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Documentation snippets: `swift build` compiles every ```swift block of README.md, the DocC articles and
+        // the `///` comments (the plugin extracts them; Tests/DocumentationSnippets/SnippetContext.swift says how).
+        .executableTarget(
+            name: "documentation-snippet-extractor",
+            path: "Tests/DocumentationSnippetExtractor",
+            swiftSettings: strictSettings
+        ),
+        .plugin(
+            name: "DocumentationSnippetsPlugin",
+            capability: .buildTool(),
+            dependencies: ["documentation-snippet-extractor"],
+            path: "Tests/DocumentationSnippetsPlugin"
+        ),
+        .target(
+            name: "DocumentationSnippets",
+            dependencies: [
+                "CacheChain", "CacheChainPolicy", "CacheChainCore", "CacheChainStorage", "CacheChainInterceptors",
+                "CacheChainTesting", "CacheChainFoundation", "CacheChainCurl", "CacheChainLoopback", "CacheChainBatch",
+                "CacheChainUserInfo", "CacheChainMetrics", "CacheChainLogging", "CacheChainCacheKey", "CacheChainRedis",
+                "CacheChainEncryption", httpTypes, logging,
+            ],
+            path: "Tests/DocumentationSnippets",
+            // As a reader's package compiles them (Swift 6 mode), except that a warning is an error: a snippet
+            // must compile cleanly (e.g. no `try` before a call that cannot throw).
+            swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-warnings-as-errors"])],
+            plugins: ["DocumentationSnippetsPlugin"]
+        ),
+
         .testTarget(name: "CacheChainPolicyTests", dependencies: ["CacheChainPolicy", httpTypes], swiftSettings: strictSettings),
         .testTarget(
             name: "CacheChainCoreTests",
@@ -232,7 +261,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CacheChainFoundationTests",
-            dependencies: ["CacheChainFoundation", "CacheChainTesting"],
+            dependencies: [
+                "CacheChainFoundation", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CacheChainStorage",
+                "CacheChainEncryption", httpTypes,
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -333,7 +333,7 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
                 request: request
             )
         default:
-            return CacheChainError(.transportFailed, "libcurl failed for \(url): \(text) (curl code \(code.rawValue))", request: request)
+            return CacheChainError(.transportFailed, "libcurl failed for \(url): \(text) (\(CurlTransport.curlCodeLabel)\(code.rawValue))", request: request)
         }
     }
 }

@@ -3,7 +3,7 @@ public import CacheChainCore
 /// The network transport: libcurl's multi interface driven by one dedicated thread, with async/await on top.
 ///
 /// ```swift
-/// let client = HTTPCacheClient(transport: try CurlTransport())
+/// let client = HTTPCacheClient(transport: CurlTransport())
 /// ```
 /// - Connections are reused across requests (keep-alive) and HTTP/2 is used over TLS when the server
 ///   offers it (``Configuration/httpVersion``), with concurrent requests multiplexed as streams of one

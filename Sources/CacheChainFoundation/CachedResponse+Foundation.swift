@@ -9,8 +9,10 @@ import HTTPTypesFoundation
 extension CachedResponse {
     /// A `CachedURLResponse` with the same response, data and storage policy, for code written against URLCache.
     ///
-    /// `userInfo` becomes `[name: JSON text]`, since Foundation's dictionary is untyped. Repeated response
-    /// fields are joined with `, ` by `HTTPURLResponse` (its `allHeaderFields` cannot hold duplicates).
+    /// `userInfo` holds the property-list values stored through Foundation (``init(_:requestTime:)``,
+    /// `CacheChainURLCache`), and CacheChain's own typed values as `[name: JSON text]`, since Foundation's
+    /// dictionary is untyped. Repeated response fields are joined with `, ` by `HTTPURLResponse` (its
+    /// `allHeaderFields` cannot hold duplicates).
     /// - Parameter url: The URL the response answers.
     /// - Returns: The Foundation value, or `nil` when `url` is not a valid response URL or a file-backed body
     ///   cannot be read (`CachedURLResponse` holds its data in memory).
@@ -18,10 +20,7 @@ extension CachedResponse {
         guard let http = HTTPURLResponse(httpResponse: response, url: url), let data = try? body.collect() else {
             return nil
         }
-        var info: [AnyHashable: Any] = [:]
-        for name in userInfo.names {
-            if let text = userInfo.jsonText(forName: name) { info[name] = text }
-        }
+        let info = userInfo.foundationUserInfo
         return CachedURLResponse(
             response: http,
             data: Data(data),
@@ -30,7 +29,12 @@ extension CachedResponse {
         )
     }
 
-    /// Creates a cached response from a `CachedURLResponse` (its untyped `userInfo` is not carried over).
+    /// Creates a cached response from a `CachedURLResponse`.
+    ///
+    /// Its `userInfo` is carried over when its keys are strings and its values property-list types (`String`,
+    /// numbers, `Bool`, `Date`, `Data`, arrays and dictionaries of them): they are persisted with the entry as
+    /// one binary property list and come back in ``cachedURLResponse(for:)``. Other entries cannot be persisted
+    /// and are left out.
     /// - Parameters:
     ///   - cachedURLResponse: Foundation's value; its response must be an `HTTPURLResponse`.
     ///   - requestTime: When the request was sent; the response's `Date` header is not trusted for this.
@@ -39,9 +43,12 @@ extension CachedResponse {
         guard let http = cachedURLResponse.response as? HTTPURLResponse, let head = http.httpResponse else {
             return nil
         }
+        var userInfo = CacheUserInfo()
+        userInfo.setFoundationUserInfo(cachedURLResponse.userInfo)
         self.init(
             response: head,
             body: HTTPBody(cachedURLResponse.data),
+            userInfo: userInfo,
             storagePolicy: StoragePolicy(cachedURLResponse.storagePolicy),
             requestTime: requestTime
         )

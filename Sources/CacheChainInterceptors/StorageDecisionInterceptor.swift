@@ -12,7 +12,8 @@ import Logging
 /// 2. Apple's size rule: a body larger than ``maximumEntryFraction`` (about 5%) of the backend's largest
 ///    tier capacity is not stored;
 /// 3. the ``WillCacheResponse`` hook, which may keep the proposed ``CachedResponse`` as is, change its
-///    ``StoragePolicy``, rewrite its `userInfo` or body, or veto it by returning `nil`;
+///    ``StoragePolicy``, rewrite its `userInfo` or body, or veto it by returning `nil`; then the request's
+///    own hook under ``WillCacheResponseKey``, if any, given what the first one decided;
 /// 4. the cap an outer interceptor may have set under ``StoragePolicyLimitKey`` (the stricter policy wins);
 /// 5. the write, whose failure becomes an event and a trace reason, never a failed request.
 ///
@@ -93,8 +94,9 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
             context.events.emit(CacheEvent(.notStored, key: key, reasons: ["too-large"], bytes: proposal.body.count))
             return response
         }
-        if let willCacheResponse {
-            guard let decided = await willCacheResponse(proposal, request, context) else {
+        // The configured hook first, then this request's own (``WillCacheResponseKey``): either may veto.
+        for hook in [willCacheResponse, context.values[WillCacheResponseKey.self]].compactMap({ $0 }) {
+            guard let decided = await hook(proposal, request, context) else {
                 response.trace.append(CacheReason(.vetoed, "willCacheResponse returned nil"))
                 context.events.emit(CacheEvent(.notStored, key: key, reasons: ["vetoed"]))
                 return response

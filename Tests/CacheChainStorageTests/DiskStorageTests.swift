@@ -32,6 +32,26 @@ struct DiskStorageTests {
         #expect(usage.diskBytes == size * 3 && usage.diskCapacity == size * 3 && usage.entryCount == 3)
     }
 
+    @Test("setCapacity: lowering it evicts least recently used entries at once; raising it lets more in")
+    func setCapacity() async throws {
+        let directory = TemporaryDirectory()
+        let probe = try DiskStorage(directory: directory.path + "/probe")
+        try await probe.store(entry("/a"))
+        let size = await probe.usage().diskBytes
+        let storage = try DiskStorage(directory: directory.path + "/cache", capacity: size * 4)
+        for path in ["/a", "/b", "/c", "/d"] { try await storage.store(entry(path)) }
+        _ = try await storage.entries(for: entry("/a").key)  // a is now the most recent
+        try await storage.setCapacity(size * 2)
+        var usage = await storage.usage()
+        #expect(usage.diskCapacity == size * 2 && usage.diskBytes == size * 2 && usage.entryCount == 2)
+        for path in ["/b", "/c"] { #expect(try await storage.entries(for: entry(path).key).isEmpty, "\(path)") }
+        for path in ["/a", "/d"] { #expect(try await storage.entries(for: entry(path).key).count == 1, "\(path)") }
+        try await storage.setCapacity(size * 3)
+        try await storage.store(entry("/e"))
+        usage = await storage.usage()
+        #expect(usage.entryCount == 3 && usage.diskCapacity == size * 3)
+    }
+
     @Test("the last-use order survives a reopen after flush()")
     func lruPersists() async throws {
         let directory = TemporaryDirectory()

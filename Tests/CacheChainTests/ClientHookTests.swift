@@ -68,6 +68,40 @@ struct ClientHookTests {
         #expect(hit.userInfo[TenantKey.self] == "acme")
     }
 
+    @Test("a request's own willCacheResponse hook runs after the configured one, for that request alone")
+    func requestHook() async throws {
+        let h = Harness(willCacheResponse: { proposed, _, _ in
+            var decided = proposed
+            decided.userInfo[TenantKey.self] = "configured"
+            return decided
+        })
+        for path in ["/mine", "/veto", "/other"] {
+            h.origin.route(path, fields: [("Cache-Control", "max-age=60")], body: "x")
+        }
+        func send(_ path: String, hook: StorageDecisionInterceptor.WillCacheResponse?) async throws -> PipelineResponse {
+            var values = ContextValues()
+            values[StorageDecisionInterceptor.WillCacheResponseKey.self] = hook
+            let head = HTTPRequest(method: .get, scheme: "http", authority: "origin.test", path: path)
+            return try await h.client.send(PipelineRequest(head: head), values: values)
+        }
+        _ = try await send("/mine") { proposed, _, _ in
+            var decided = proposed
+            decided.storagePolicy = .allowedInMemoryOnly
+            decided.userInfo[TenantKey.self] = (proposed.userInfo[TenantKey.self] ?? "none") + "+request"
+            return decided
+        }
+        let vetoed = try await send("/veto") { _, _, _ in nil }
+        _ = try await send("/other", hook: nil)
+        let mine = try #require(try await h.client.cachedResponse(for: HTTPRequest(url: "http://origin.test/mine")))
+        #expect(mine.storagePolicy == .allowedInMemoryOnly)
+        #expect(mine.userInfo[TenantKey.self] == "configured+request")
+        #expect(vetoed.trace.contains { $0.code == .vetoed })
+        #expect(try await h.client.cachedResponse(for: HTTPRequest(url: "http://origin.test/veto")) == nil)
+        let other = try #require(try await h.client.cachedResponse(for: HTTPRequest(url: "http://origin.test/other")))
+        #expect(other.storagePolicy == .allowed)
+        #expect(other.userInfo[TenantKey.self] == "configured")
+    }
+
     @Test("a storage-policy limit set by an outer interceptor wins over a laxer willCacheResponse decision")
     func storagePolicyLimit() async throws {
         /// Caps every request under /memory at memory only and every request under /never at not stored.

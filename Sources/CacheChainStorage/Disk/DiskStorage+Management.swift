@@ -81,7 +81,7 @@ extension DiskStorage {
     /// - Complexity: O(1).
     public func usage() -> StorageUsage {
         let totals = (try? indexCall { () throws(CacheChainError) in try index.totals() }) ?? (bytes: 0, count: 0)
-        return StorageUsage(diskBytes: totals.bytes, diskCapacity: configuration.capacity, entryCount: totals.count)
+        return StorageUsage(diskBytes: totals.bytes, diskCapacity: capacity, entryCount: totals.count)
     }
 
     private func removeRows(tagged tag: String?, where shouldRemove: @Sendable (CacheEntry) -> Bool) throws(CacheChainError) {

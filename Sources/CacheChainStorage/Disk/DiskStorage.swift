@@ -39,6 +39,8 @@ import Foundation
 public actor DiskStorage: CacheStorage {
     /// The configuration the storage was opened with.
     public nonisolated let configuration: Configuration
+    /// The byte limit now: ``Configuration/capacity`` until ``setCapacity(_:)`` changes it.
+    var capacity: Int
     let root: String
     var index: DiskIndex
     /// Decodings of recently read metadata, reused while the bytes are the same.
@@ -65,6 +67,7 @@ public actor DiskStorage: CacheStorage {
     ///   `invalid-configuration` when it holds another format version.
     public init(configuration: Configuration) throws(CacheChainError) {
         self.configuration = configuration
+        self.capacity = configuration.capacity
         var directory = configuration.directory
         if directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
         try POSIXFile.makeDirectories(directory)
@@ -190,7 +193,7 @@ public actor DiskStorage: CacheStorage {
         let bodyLength = entry.cached.body.count
         let isInline = bodyLength <= configuration.inlineBodyLimit
         let size = meta.count + bodyLength + (isInline ? 0 : DiskEntryFile.headerSize)
-        guard size <= configuration.capacity else { return }
+        guard size <= capacity else { return }
         var row = DiskIndex.NewRow(
             key: entry.key.stringValue, variant: entry.variantKey, url: entry.key.url,
             storedAt: entry.storedAt.timeIntervalSinceReferenceDate, lastUsed: nextStamp(), size: size,
@@ -217,11 +220,7 @@ public actor DiskStorage: CacheStorage {
         }
         index.pendingUses.removeAll()
         recentUses.noteStore()
-        for file in outcome.files { POSIXFile.remove(path(ofFile: file)) }
-        for victim in outcome.evicted {
-            let key = try? DiskEntryCodec.decodeMeta(victim.meta, body: .empty).entry.key
-            configuration.events.emit(CacheEvent(.evicted, key: key, reasons: ["lru"], bytes: victim.size))
-        }
+        finishEviction(outcome)
         storesSinceSweep += 1
         if storesSinceSweep >= 64 {
             storesSinceSweep = 0
@@ -236,19 +235,9 @@ public actor DiskStorage: CacheStorage {
         for (id, time) in index.pendingUses { try index.touch(id: id, at: time) }
         var files = try index.deleteVariant(key: row.key, variant: row.variant)
         let id = try index.insert(row)
-        var evicted: [(size: Int, meta: [UInt8])] = []
-        var bytes = try index.totals().bytes
-        while bytes > configuration.capacity {
-            let victims = try index.victims(excluding: id)
-            if victims.isEmpty { break }
-            for victim in victims where bytes > configuration.capacity {
-                files += try index.delete(id: victim.id)
-                evicted.append((victim.size, victim.meta))
-                bytes -= victim.size
-            }
-            bytes = try index.totals().bytes
-        }
-        return (files, evicted)
+        let eviction = try evictToFit(excluding: id)
+        files += eviction.files
+        return (files, eviction.evicted)
     }
 
     private func writeFile(named name: String, meta: [UInt8], body: HTTPBody) throws(CacheChainError) -> UInt64 {
