@@ -100,7 +100,7 @@ let package = Package(
         // A programmable HTTP/HTTPS origin on 127.0.0.1 (SwiftNIO + NIOSSL) for tests, the demo and benchmarks.
         .target(
             name: "CacheChainLoopback",
-            dependencies: ["CacheChainPolicy"] + nioHTTPServer,
+            dependencies: ["CacheChainCore", "CacheChainPolicy"] + nioHTTPServer,
             swiftSettings: strictSettings
         ),
         // The `cachechain batch` JSON-lines protocol (version 1): decoding, handshake, request mapping, replies.
@@ -211,6 +211,34 @@ let package = Package(
             dependencies: ["CacheChain", "CacheChainCurl", "CacheChainLoopback", "CacheChainRedis", "CacheChainTesting"],
             path: "Examples/SharedRedisCache",
             swiftSettings: strictSettings
+        ),
+
+        // Documentation snippets: `swift build` compiles every ```swift block of README.md, the DocC articles and
+        // the `///` comments (the plugin extracts them; Tests/DocumentationSnippets/SnippetContext.swift says how).
+        .executableTarget(
+            name: "documentation-snippet-extractor",
+            path: "Tests/DocumentationSnippetExtractor",
+            swiftSettings: strictSettings
+        ),
+        .plugin(
+            name: "DocumentationSnippetsPlugin",
+            capability: .buildTool(),
+            dependencies: ["documentation-snippet-extractor"],
+            path: "Tests/DocumentationSnippetsPlugin"
+        ),
+        .target(
+            name: "DocumentationSnippets",
+            dependencies: [
+                "CacheChain", "CacheChainPolicy", "CacheChainCore", "CacheChainStorage", "CacheChainInterceptors",
+                "CacheChainTesting", "CacheChainFoundation", "CacheChainCurl", "CacheChainLoopback", "CacheChainBatch",
+                "CacheChainUserInfo", "CacheChainMetrics", "CacheChainLogging", "CacheChainCacheKey", "CacheChainRedis",
+                "CacheChainEncryption", httpTypes, logging,
+            ],
+            path: "Tests/DocumentationSnippets",
+            // As a reader's package compiles them (Swift 6 mode), except that a warning is an error: a snippet
+            // must compile cleanly (e.g. no `try` before a call that cannot throw).
+            swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-warnings-as-errors"])],
+            plugins: ["DocumentationSnippetsPlugin"]
         ),
 
         .testTarget(name: "CacheChainPolicyTests", dependencies: ["CacheChainPolicy", httpTypes], swiftSettings: strictSettings),

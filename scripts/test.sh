@@ -2,10 +2,17 @@
 # The README's test command: installs what the build needs, builds everything, runs every test (unit
 # and loopback integration tests), then runs each example and checks its output.
 # Extra arguments go to `swift test` (e.g. --filter Policy) and skip the example checks.
+#
+# The build also checks the documentation and the manifest:
+# - every ```swift block of README.md, the DocC articles and the `///` comments is compiled (the
+#   DocumentationSnippets target, filled by the DocumentationSnippetsPlugin build plugin), and an error in
+#   one names the document and line;
+# - every target imports only modules it declares as dependencies (so `swift build --target X` works on a
+#   clean clone for every X).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-swift build --build-tests
+swift build --build-tests --explicit-target-dependency-import-check error
 swift test --skip-build "$@"
 if [ "$#" -eq 0 ]; then
     ./scripts/check-examples.sh

@@ -5,7 +5,8 @@
 // never reaches the origin.
 //
 // With `--redis-port P --url U [--namespace N]` it is one instance doing one GET and printing its cache
-// status: run it twice, as two processes, to see them share the entry (the tests do exactly that).
+// status: run it twice, as two processes, to see them share the entry (the tests do exactly that). With no
+// Redis listening on P it still answers, as a MISS from the origin.
 import CacheChain
 import CacheChainCurl
 import CacheChainLoopback
@@ -14,7 +15,12 @@ import CacheChainTesting
 import Foundation
 
 func makeClient(port: Int, namespace: String) -> HTTPCacheClient {
-    let redis = RedisStorage(configuration: .init(endpoint: .tcp(host: "127.0.0.1", port: port), namespace: namespace))
+    let redis = RedisStorage(configuration: .init(
+        endpoint: .tcp(host: "127.0.0.1", port: port),
+        namespace: namespace,
+        commandTimeout: .milliseconds(500),
+        circuitBreaker: .init(failureThreshold: 1, retryInterval: .seconds(10))  // Redis down: one try per 10 s
+    ))
     return HTTPCacheClient(
         transport: CurlTransport(),
         configuration: .init(storage: redis, policy: CachePolicyConfiguration(mode: .sharedCache))

@@ -7,11 +7,24 @@ final class RedisConnection {
     private let context: UnsafeMutablePointer<redisContext>
     let endpointDescription: String
 
+    /// Takes ownership of a connected context: from here on ``deinit`` frees it, and nothing else may.
+    private init(context: UnsafeMutablePointer<redisContext>, endpointDescription: String) {
+        self.context = context
+        self.endpointDescription = endpointDescription
+    }
+
     /// Connects, authenticates and selects the database.
-    /// - Throws: ``CacheChainError`` with code `storage-failed` naming the endpoint and hiredis' error.
-    init(configuration: RedisStorage.Configuration) throws(CacheChainError) {
-        endpointDescription = configuration.endpoint.description
-        let connectMilliseconds = Self.milliseconds(configuration.connectTimeout)
+    ///
+    /// The hiredis context is freed exactly once: here when the connection itself fails, otherwise by the
+    /// returned connection's `deinit` (also when `AUTH` or `SELECT` fails and the half-made connection is
+    /// released).
+    /// - Parameter configuration: The endpoint, timeouts, password and database.
+    /// - Returns: A connection ready for commands.
+    /// - Throws: ``CacheChainError`` with code `storage-failed` naming the endpoint and hiredis' error, or
+    ///   `invalid-configuration` when Redis refuses `AUTH` or `SELECT`.
+    static func connect(configuration: RedisStorage.Configuration) throws(CacheChainError) -> RedisConnection {
+        let endpointDescription = configuration.endpoint.description
+        let connectMilliseconds = milliseconds(configuration.connectTimeout)
         let connected: UnsafeMutablePointer<redisContext>?
         switch configuration.endpoint {
         case .tcp(let host, let port): connected = cachechain_redis_connect_tcp(host, Int32(port), connectMilliseconds)
@@ -20,27 +33,24 @@ final class RedisConnection {
         guard let connected else {
             throw CacheChainError(.storageFailed, "could not allocate a Redis connection to \(endpointDescription)")
         }
-        context = connected
         if cachechain_redis_error_code(connected) != 0 {
             let text = String(cString: cachechain_redis_error_text(connected))
-            redisFree(connected)
+            redisFree(connected)  // not owned by a connection yet
             throw CacheChainError(
                 .storageFailed,
                 "Redis at \(endpointDescription) is unreachable: \(text); check that redis-server runs and the endpoint is right"
             )
         }
-        _ = cachechain_redis_set_timeout(connected, Self.milliseconds(configuration.commandTimeout))
-        do throws(CacheChainError) {
-            if let password = configuration.password {
-                try expectOK(run([Array("AUTH".utf8), Array(password.utf8)]), "AUTH (check the password)")
-            }
-            if configuration.database != 0 {
-                try expectOK(run([Array("SELECT".utf8), Array(String(configuration.database).utf8)]), "SELECT \(configuration.database)")
-            }
-        } catch {
-            redisFree(connected)
-            throw error
+        let connection = RedisConnection(context: connected, endpointDescription: endpointDescription)
+        _ = cachechain_redis_set_timeout(connected, milliseconds(configuration.commandTimeout))
+        if let password = configuration.password {
+            try connection.expectOK(connection.run([Array("AUTH".utf8), Array(password.utf8)]), "AUTH (check the password)")
         }
+        if configuration.database != 0 {
+            let database = String(configuration.database)
+            try connection.expectOK(connection.run([Array("SELECT".utf8), Array(database.utf8)]), "SELECT \(database)")
+        }
+        return connection
     }
 
     deinit {

@@ -3,15 +3,14 @@ import Dispatch
 import Synchronization
 
 /// A few hiredis connections, each owned by one serial dispatch queue, so blocking Redis calls never run
-/// on Swift's cooperative pool. A failed connection is dropped and re-established on a later call, with
-/// exponential backoff (100 ms doubling to 5 s): while backing off, calls fail at once with a clear error,
-/// which the cache turns into a miss.
+/// on Swift's cooperative pool. A failed connection is dropped and re-established on a later call, and a
+/// ``RedisCircuitBreaker`` shared by all slots decides when: while its circuit is open calls fail at once
+/// with a clear error, which the cache turns into a miss.
 final class RedisConnectionPool: Sendable {
     private struct SlotState {
         var connection: RedisConnection?
-        var failures = 0
-        var retryAt: ContinuousClock.Instant?
-        var lastError = ""
+        /// The breaker generation the connection was made in; an older one is dropped before use.
+        var generation = 0
     }
 
     private final class Slot: Sendable {
@@ -26,22 +25,33 @@ final class RedisConnectionPool: Sendable {
     private let slots: [Slot]
     private let next = Atomic<Int>(0)
     private let configuration: RedisStorage.Configuration
+    private let breaker: LockedValue<RedisCircuitBreaker>
+    private let events: CacheEventSink
 
-    init(configuration: RedisStorage.Configuration) {
+    init(configuration: RedisStorage.Configuration, events: CacheEventSink) {
         self.configuration = configuration
+        self.events = events
+        breaker = LockedValue(RedisCircuitBreaker(settings: configuration.circuitBreaker))
         slots = (0..<max(1, configuration.connectionCount)).map { Slot(index: $0) }
     }
 
+    /// The breaker's state, for ``RedisStorage/circuitState``.
+    var circuitState: RedisStorage.CircuitState {
+        let now = ContinuousClock.now
+        return breaker.withLock { $0.publicState(now: now) }
+    }
+
     /// Runs `work` with a connected connection on one slot's queue.
-    /// - Throws: ``CacheChainError`` (`storage-failed`) when Redis is unreachable or the connection fails;
-    ///   what `work` throws.
+    /// - Throws: ``CacheChainError`` (`storage-failed`) when Redis is unreachable, the connection fails or
+    ///   the circuit is open; what `work` throws.
     func withConnection<T: Sendable>(_ work: @escaping @Sendable (RedisConnection) throws(CacheChainError) -> T) async throws(CacheChainError) -> T {
+        // Fail fast without waiting behind a slot's hung command when the circuit is already open.
+        if let rejection = rejectionWhileOpen() { throw rejection }
         let slot = slots[next.wrappingAdd(1, ordering: .relaxed).oldValue % slots.count]
-        let configuration = self.configuration
         let result: Result<T, CacheChainError> = await withCheckedContinuation { continuation in
             slot.queue.async {
                 let outcome = slot.state.withLock { state -> Result<T, CacheChainError> in
-                    Self.run(work, state: &state, configuration: configuration)
+                    self.run(work, state: &state)
                 }
                 continuation.resume(returning: outcome)
             }
@@ -49,46 +59,57 @@ final class RedisConnectionPool: Sendable {
         return try result.get()
     }
 
-    private static func run<T>(
-        _ work: (RedisConnection) throws(CacheChainError) -> T,
-        state: inout SlotState,
-        configuration: RedisStorage.Configuration
-    ) -> Result<T, CacheChainError> {
+    /// The error for a call made while the circuit is open (or probing) and not due for a probe, else `nil`.
+    private func rejectionWhileOpen() -> CacheChainError? {
         let now = ContinuousClock.now
-        if state.connection == nil {
-            if let retryAt = state.retryAt, now < retryAt {
-                return .failure(CacheChainError(
-                    .storageFailed,
-                    "Redis at \(configuration.endpoint) is unavailable (\(state.lastError)); reconnecting in \(retryAt - now)"
-                ))
-            }
-            do throws(CacheChainError) {
-                state.connection = try RedisConnection(configuration: configuration)
-                state.failures = 0
-                state.retryAt = nil
-            } catch {
-                noteFailure(error, state: &state, now: now)
-                return .failure(error)
-            }
+        guard case .reject(let retryAt, let cause) = breaker.withLock({ $0.peek(now: now) }) else { return nil }
+        return unavailable(retryAt: retryAt, cause: cause, now: now)
+    }
+
+    private func unavailable(retryAt: ContinuousClock.Instant, cause: String, now: ContinuousClock.Instant) -> CacheChainError {
+        let seconds = Double((retryAt - now) / .milliseconds(1)) / 1000
+        return CacheChainError(
+            .storageFailed,
+            "Redis at \(configuration.endpoint) is unavailable, circuit breaker open (\(cause)); next attempt in \(seconds) s"
+        )
+    }
+
+    private func run<T>(_ work: (RedisConnection) throws(CacheChainError) -> T, state: inout SlotState) -> Result<T, CacheChainError> {
+        let now = ContinuousClock.now
+        let (admission, generation) = breaker.withLock { ($0.admit(now: now), $0.generation) }
+        if case .reject(let retryAt, let cause) = admission {
+            return .failure(unavailable(retryAt: retryAt, cause: cause, now: now))
         }
-        guard let connection = state.connection else {
-            return .failure(CacheChainError(.storageFailed, "Redis at \(configuration.endpoint) is unavailable"))
+        if state.generation != generation {
+            state.connection = nil  // made before the last outage: reconnect rather than find out with a failed call
+            state.generation = generation
         }
         do throws(CacheChainError) {
-            return .success(try work(connection))
+            let connection: RedisConnection
+            if let existing = state.connection {
+                connection = existing
+            } else {
+                connection = try RedisConnection.connect(configuration: configuration)
+                state.connection = connection
+            }
+            let value = try work(connection)
+            report(breaker.withLock { $0.recordSuccess() })
+            return .success(value)
         } catch {
-            if connection.isBroken {
+            let connectionFailed = state.connection.map(\.isBroken) ?? true
+            if connectionFailed {
                 state.connection = nil
-                noteFailure(error, state: &state, now: now)
+                report(breaker.withLock { $0.recordFailure(error.message, now: ContinuousClock.now) })
+            } else {
+                // The connection is fine (the work's own failure, e.g. a damaged entry): Redis answered.
+                report(breaker.withLock { $0.recordSuccess() })
             }
             return .failure(error)
         }
     }
 
-    private static func noteFailure(_ error: CacheChainError, state: inout SlotState, now: ContinuousClock.Instant) {
-        state.failures += 1
-        state.lastError = error.message
-        let backoff = Duration.milliseconds(min(5_000, 100 << min(state.failures - 1, 6)))
-        state.retryAt = now + backoff
+    private func report(_ transition: RedisCircuitBreaker.Transition?) {
+        guard case .opened(let cause) = transition else { return }
+        events.emit(CacheEvent(.storageError, reasons: ["redis-circuit-open", cause]))
     }
 }

@@ -34,6 +34,8 @@ extension RedisStorage {
         public var commandTimeout: Duration
         /// The number of connections (each on its own serial queue).
         public var connectionCount: Int
+        /// When to stop calling an unreachable, refusing or hung Redis, and how often to try again.
+        public var circuitBreaker: CircuitBreaker
         /// The largest body stored; larger responses are not stored (a `notStored`-style miss).
         public var maximumEntrySize: Int
         /// Bodies up to this size travel inside the entry's hash field in one command; larger ones are
@@ -55,6 +57,7 @@ extension RedisStorage {
         ///   - connectTimeout: Connection timeout; 1 s.
         ///   - commandTimeout: Per-command timeout; 2 s.
         ///   - connectionCount: Pool size; 4.
+        ///   - circuitBreaker: Open after 1 connection-level failure, probe again every 5 s.
         ///   - maximumEntrySize: Largest body stored; 256 MiB.
         ///   - inlineBodyLimit: Largest body stored inline; 256 KiB.
         ///   - staleRetention: Extra retention for revalidatable entries; 1 day.
@@ -67,6 +70,7 @@ extension RedisStorage {
             connectTimeout: Duration = .seconds(1),
             commandTimeout: Duration = .seconds(2),
             connectionCount: Int = 4,
+            circuitBreaker: CircuitBreaker = CircuitBreaker(),
             maximumEntrySize: Int = 256 << 20,
             inlineBodyLimit: Int = 256 << 10,
             staleRetention: Duration = .seconds(86_400),
@@ -79,6 +83,7 @@ extension RedisStorage {
             self.connectTimeout = connectTimeout
             self.commandTimeout = commandTimeout
             self.connectionCount = connectionCount
+            self.circuitBreaker = circuitBreaker
             self.maximumEntrySize = maximumEntrySize
             self.inlineBodyLimit = inlineBodyLimit
             self.staleRetention = staleRetention

@@ -16,9 +16,11 @@ import Foundation
 /// with an LRU policy (see the README for a sample `redis.conf`). `removeAll` and purges `SCAN` and
 /// `UNLINK` only this cache's namespace, never `FLUSHDB`.
 ///
-/// Redis down, slow or restarted: calls fail fast with a `storage-failed` error (the cache serves the
-/// request as a miss) while the pool reconnects with backoff. Blocking hiredis calls run on the pool's own
-/// dispatch queues, never on Swift's cooperative pool.
+/// Redis down, refusing `AUTH`, hung or restarted: a call fails with a `storage-failed` error (the cache
+/// serves the request as a miss), and a circuit breaker (``Configuration/circuitBreaker``) then makes every
+/// call fail at once for an interval, after which one call probes Redis: a hung Redis costs one command
+/// timeout per interval, not one per call. ``circuitState`` tells where it stands. Blocking hiredis calls
+/// run on the pool's own dispatch queues, never on Swift's cooperative pool.
 ///
 /// Like every persistent backend it refuses `.allowedInMemoryOnly` and `.notAllowed` entries. Put it
 /// behind a shared-cache client (`CachePolicyConfiguration(mode: .sharedCache)`) when several users'
@@ -33,17 +35,18 @@ import Foundation
 public final class RedisStorage: CacheStorage {
     /// The configuration.
     public let configuration: Configuration
-    private let pool: RedisConnectionPool
+    let pool: RedisConnectionPool
     private let events: CacheEventSink
 
     /// Creates a backend; connections are opened lazily, on first use.
     /// - Parameters:
     ///   - configuration: Endpoint, namespace, timeouts and limits.
-    ///   - events: Receives a ``CacheEvent/Kind/storageError`` event per damaged variant found.
+    ///   - events: Receives a ``CacheEvent/Kind/storageError`` event per damaged variant found and each time
+    ///     the circuit breaker opens (reasons `redis-circuit-open` and the cause).
     public init(configuration: Configuration = Configuration(), events: CacheEventSink = .none) {
         self.configuration = configuration
         self.events = events
-        pool = RedisConnectionPool(configuration: configuration)
+        pool = RedisConnectionPool(configuration: configuration, events: events)
     }
 
     var entryPrefix: String { "\(configuration.namespace):e:" }

@@ -3,7 +3,9 @@
 /// Modelled on swift-distributed-tracing's `InstrumentationContextKey`:
 /// ```swift
 /// enum RequestIDKey: ContextValueKey { typealias Value = String }
-/// context.values[RequestIDKey.self] = "abc"
+/// var values = ContextValues()
+/// values[RequestIDKey.self] = "abc"   // or, in an interceptor, `context.values[…]` on its copy of the context
+/// let response = try await client.send(PipelineRequest(head: request), values: values)
 /// ```
 public protocol ContextValueKey: Sendable {
     /// The value's type.

@@ -3,7 +3,7 @@
 /// ```swift
 /// let pipeline = Pipeline(transport: transport) {
 ///     CachePolicyInterceptor()
-///     if verbose { LoggingInterceptor() }
+///     if verbose { MyLoggingInterceptor() }
 ///     RevalidationInterceptor()
 ///     StorageDecisionInterceptor()
 /// }

@@ -6,7 +6,14 @@
 /// HTTPS responses when it is configured to keep them off disk.
 ///
 /// ```swift
-/// context.values[StoragePolicyLimitKey.self] = .allowedInMemoryOnly
+/// /// Keeps every response it passes in memory only, whatever the `willCacheResponse` hook decides.
+/// struct MemoryOnly: HTTPInterceptor {
+///     func intercept(_ request: PipelineRequest, context: InterceptorContext, next: Next) async throws -> PipelineResponse {
+///         var context = context
+///         context.values[StoragePolicyLimitKey.self] = .allowedInMemoryOnly
+///         return try await next(request, context)
+///     }
+/// }
 /// ```
 public enum StoragePolicyLimitKey: ContextValueKey {
     /// The least strict policy a stored response may have.

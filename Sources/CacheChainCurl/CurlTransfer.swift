@@ -68,6 +68,14 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
         try configure(request: request, configuration: configuration, timeout: timeout)
     }
 
+    /// Fields the transport never sends as the caller wrote them, because libcurl would turn them into the
+    /// message's framing: a `Content-Length` or `Transfer-Encoding` that does not describe the body actually
+    /// sent makes the origin read the next request on the connection as this one's body (a desynchronised
+    /// connection answers requests with each other's responses), and a `TE` asks the origin for a transfer
+    /// coding libcurl would not decode (the coded bytes would be cached as the body). libcurl frames the body
+    /// from its real length; on HTTP/2 the frames carry it.
+    static let framingFields: Set<HTTPField.Name> = [.contentLength, .transferEncoding, .te]
+
     deinit {
         // finish(_:) normally released everything; this covers a transfer never submitted or whose set-up failed.
         releaseResourcesIfNeeded()
@@ -129,7 +137,7 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
         }
 
         var list: UnsafeMutablePointer<curl_slist>?
-        for field in head.headerFields {
+        for field in head.headerFields where !Self.framingFields.contains(field.name) {
             // "Name;" sends a header with an empty value; "Name:" would remove it. The value's bytes are
             // sent as they are (not re-encoded through String), so Latin-1 values survive.
             var line = Array(field.name.rawName.utf8)

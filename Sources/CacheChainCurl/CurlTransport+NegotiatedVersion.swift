@@ -38,7 +38,7 @@ extension CurlTransport {
     /// ```swift
     /// let transport = CurlTransport(configuration: .init(recordsHTTPVersion: true))
     /// let response = try await client.data(for: request)
-    /// response.userInfo[CurlTransport.NegotiatedHTTPVersionKey.self]  // .http2
+    /// let version = response.userInfo[CurlTransport.NegotiatedHTTPVersionKey.self]  // .http2
     /// ```
     /// Like any `userInfo` value it is stored with the entry, so a cached (HIT, STALE, REVALIDATED) response
     /// reports the version its stored copy arrived over.

@@ -3,7 +3,7 @@ public import CacheChainCore
 /// The network transport: libcurl's multi interface driven by one dedicated thread, with async/await on top.
 ///
 /// ```swift
-/// let client = HTTPCacheClient(transport: try CurlTransport())
+/// let client = HTTPCacheClient(transport: CurlTransport())
 /// ```
 /// - Connections are reused across requests (keep-alive) and HTTP/2 is used over TLS when the server
 ///   offers it (``Configuration/httpVersion``), with concurrent requests multiplexed as streams of one
@@ -15,6 +15,11 @@ public import CacheChainCore
 /// - Cancelling the calling task aborts the transfer promptly and frees its handle.
 /// - Redirects are not followed here: the cache must see each hop, so following them is the job of a
 ///   `RedirectInterceptor` outside the cache.
+/// - The transport frames each message itself: a caller's `Content-Length`, `Transfer-Encoding` and `TE`
+///   fields are not sent (libcurl sends the body's real length), so no request can desynchronise a reused
+///   connection. A caller's `Host` field is sent (virtual-host testing, as `curl -H Host:`), and on HTTP/2
+///   becomes `:authority`; the cache then neither answers nor stores that request, because its key is the
+///   URL's host (see `CachePolicyEngine.hostMismatch(of:)`).
 /// - Errors are ``CacheChainError`` values (`transport-failed`, `timed-out`, `cancelled`) whose message
 ///   carries libcurl's error-buffer text.
 public final class CurlTransport: HTTPTransport {

@@ -42,7 +42,9 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
         }
         let key = context.cacheKeyStrategy.key(for: request.head)
         var trace: [CacheReason] = []
-        let entries = await lookUp(key, context: context, trace: &trace)
+        // A request for another virtual host (its Host field) must not see, nor fall back on, the URL's entries.
+        let isForAnotherHost = context.policyEngine.hostMismatch(of: request.head) != nil
+        let entries = isForAnotherHost ? [] : await lookUp(key, context: context, trace: &trace)
         let now = context.now
         let decision = context.policyEngine.decide(
             request: request.head,

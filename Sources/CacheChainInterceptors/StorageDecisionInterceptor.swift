@@ -134,6 +134,10 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
         trace: inout [CacheReason]
     ) async {
         guard head.status.code == 200 else { return }
+        if let mismatch = context.policyEngine.hostMismatch(of: request.head) {
+            trace.append(mismatch)  // another virtual host's HEAD says nothing about the URL's stored GET
+            return
+        }
         let key = context.cacheKeyStrategy.key(for: request.head)
         do {
             let stored = try await context.storage.entries(for: key)

@@ -48,6 +48,9 @@ extension CachePolicyEngine {
             }
             return .fetch([reason])
         }
+        if let mismatch = hostMismatch(of: request) {
+            return miss(mismatch)  // whatever is stored belongs to the URL's host, not the one asked
+        }
         guard !stored.isEmpty else {
             return miss(CacheReason(.noStoredResponse, "nothing stored under this key"))
         }

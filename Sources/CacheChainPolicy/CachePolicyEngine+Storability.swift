@@ -7,7 +7,9 @@ extension CachePolicyEngine {
     /// `304`; `no-store` in the request or the response (unless `must-understand` with a status code this
     /// cache implements, §5.2.2.3); `private` in a shared cache; a request with `Authorization` in a shared
     /// cache unless `must-revalidate`, `public` or `s-maxage` allow it (§3.5); `Vary: *` (it can never
-    /// match, §4.1); and responses with no explicit freshness whose status is not cacheable by default.
+    /// match, §4.1); responses with no explicit freshness whose status is not cacheable by default; and
+    /// responses to a request whose `Host` field names another authority than its URL
+    /// (``hostMismatch(of:)``: the key would not say which virtual host answered).
     /// - Parameters:
     ///   - request: The request that was sent.
     ///   - response: The origin's response head.
@@ -15,6 +17,9 @@ extension CachePolicyEngine {
     public func storability(request: HTTPRequest, response: HTTPResponse) -> StorabilityVerdict {
         guard request.method == .get else {
             return .notStorable([CacheReason(.method, "only GET responses are stored, not \(request.method)")])
+        }
+        if let mismatch = hostMismatch(of: request) {
+            return .notStorable([mismatch])
         }
         let status = response.status.code
         if status < 200 {

@@ -41,6 +41,9 @@ extension CacheReason.Code {
     public static let unsafeMethod = Self(rawValue: "unsafe-method")
     /// A directive had an invalid value and was read conservatively (e.g. `max-age=-1` → stale).
     public static let invalidDirective = Self(rawValue: "invalid-directive")
+    /// The request's `Host` field names another authority than its URL: it is neither answered from nor
+    /// stored in the cache, whose key is the URL's (see ``CachePolicyEngine/hostMismatch(of:)``).
+    public static let hostMismatch = Self(rawValue: "host-mismatch")
 
     // MARK: Storing
 

@@ -19,10 +19,12 @@ public final class LocalRedisServer: Sendable {
     private let process: Process
 
     /// Starts a server and waits until it accepts connections.
-    /// - Parameter port: The port; a free ephemeral one by default (give the old port to restart a server).
+    /// - Parameters:
+    ///   - port: The port; a free ephemeral one by default (give the old port to restart a server).
+    ///   - password: A password clients must send with `AUTH` (`requirepass`); none by default.
     /// - Returns: The running server.
-    /// - Throws: ``LocalLocalRedisServerError`` when `redis-server` is missing or does not start.
-    public static func start(port: Int? = nil) async throws -> LocalRedisServer {
+    /// - Throws: ``LocalRedisServerError`` when `redis-server` is missing or does not start.
+    public static func start(port: Int? = nil, password: String? = nil) async throws -> LocalRedisServer {
         guard let executable = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
             throw LocalRedisServerError("redis-server is not installed; run ./scripts/install-deps.sh (apt-get install redis-server)")
         }
@@ -34,7 +36,7 @@ public final class LocalRedisServer: Sendable {
         process.arguments = [
             "--bind", "127.0.0.1", "--port", String(port), "--dir", directory, "--save", "", "--appendonly", "no",
             "--daemonize", "no", "--logfile", directory + "/redis.log",
-        ]
+        ] + (password.map { ["--requirepass", $0] } ?? [])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -54,6 +56,19 @@ public final class LocalRedisServer: Sendable {
         guard process.isRunning else { return }
         Glibc.kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+    }
+
+    /// Freezes the server (SIGSTOP): the kernel still accepts connections on its port, but no command is
+    /// answered, like a hung Redis. ``resume()`` thaws it; ``kill()`` and ``stop()`` work on a frozen server.
+    public func pause() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGSTOP)
+    }
+
+    /// Thaws a server frozen by ``pause()`` (SIGCONT).
+    public func resume() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGCONT)
     }
 
     /// Stops the server and removes its directory.

@@ -4,6 +4,7 @@ public import Foundation
 /// A wall clock that only moves when a test moves it: step through freshness without sleeping.
 ///
 /// ```swift
+/// let origin = ScriptedTransport()
 /// let clock = ManualClock()
 /// let client = HTTPCacheClient(transport: origin, configuration: .init(clock: clock))
 /// clock.advance(by: 61)   // a max-age=60 response is now stale

@@ -7,7 +7,7 @@ import HTTPTypes
 ///
 /// ```swift
 /// @Test func conforms() async throws {
-///     try await StorageConformanceSuite(makeStorage: { MyBackend(directory: try temporaryDirectory()) }).run()
+///     try await StorageConformanceSuite(makeStorage: { try MyBackend(directory: temporaryDirectory()) }).run()
 /// }
 /// ```
 /// Every check gets a fresh backend from `makeStorage`. The data is small (at most a 1 MiB body and a

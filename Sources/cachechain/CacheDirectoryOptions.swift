@@ -8,7 +8,9 @@ import Foundation
 ///
 /// Layout: a `DiskStorage` in the directory itself holds plain (HTTP) responses; with `--encrypt-https` the
 /// HTTPS responses are sealed into a second `DiskStorage` in `<dir>/encrypted` with the keys of `--key-file`
-/// (the layout of `cachechain batch --backend encrypted`).
+/// (the layout of `cachechain batch --backend encrypted`). See ``EncryptedTier`` for the safeguards: no HTTPS
+/// response in clear next to an encrypted tier, no key created without `--create-key`, no key that does not
+/// hold the tier's key.
 struct CacheDirectoryOptions: ParsableArguments {
     @Option(
         name: .customLong("cache-dir"),
@@ -26,7 +28,7 @@ struct CacheDirectoryOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The key file for --encrypt-https, created with a new random key (mode 0600) when missing.",
+            "The key file for --encrypt-https; it must exist unless `get --create-key` creates it.",
             valueName: "file"
         )
     )
@@ -38,6 +40,29 @@ struct CacheDirectoryOptions: ParsableArguments {
         if keyFile != nil, !encryptHTTPS { throw ValidationError("--key-file is only used with --encrypt-https") }
     }
 
+    /// The directory's encrypted HTTPS tier.
+    var encryptedTier: EncryptedTier { EncryptedTier(cacheDirectory: directory) }
+
+    /// Checks, before anything is opened, that the key file exists or may be created.
+    /// - Parameter createKey: Whether the command was given `--create-key`.
+    /// - Throws: `ValidationError` (exit 64).
+    func validateKeyFile(createKey: Bool) throws {
+        if createKey, !encryptHTTPS { throw ValidationError("--create-key is only used with --encrypt-https --key-file") }
+        if encryptHTTPS, let keyFile { try encryptedTier.validate(keyFile: keyFile, createKey: createKey) }
+    }
+
+    /// Why a command that only reads (`stats`, `ls`, `explain`) cannot run, so that it fails before creating
+    /// anything: no cache in the directory, or no encrypted tier for `--encrypt-https`.
+    var missingCacheProblem: String? {
+        guard FileManager.default.fileExists(atPath: directory + "/cachechain-format") else {
+            return "there is no cache in \(directory) (nothing has been stored there): check --cache-dir"
+        }
+        if encryptHTTPS, !encryptedTier.exists {
+            return "\(encryptedTier.directory) does not exist: this cache has no encrypted HTTPS tier; run without --encrypt-https"
+        }
+        return nil
+    }
+
     /// The cache directory: `--cache-dir`, else `$XDG_CACHE_HOME/cachechain`, else `~/.cache/cachechain`.
     var directory: String {
         if let cacheDirectory { return cacheDirectory }
@@ -47,18 +72,26 @@ struct CacheDirectoryOptions: ParsableArguments {
     }
 
     /// A client configuration over the directory: plain `DiskStorage`, plus the encrypted HTTPS tier when asked.
-    /// - Throws: `CacheChainError` when the directory or the key file cannot be used.
-    func makeConfiguration() throws -> HTTPCacheClient.Configuration {
+    ///
+    /// The key file is opened and checked against the tier's recorded key ID before either storage is opened.
+    /// - Parameters:
+    ///   - createKey: Whether a missing key file is created with a new key (`get --create-key`).
+    ///   - recordsKey: Whether the tier records the current key's ID (commands that store); `false` for
+    ///     commands that only read.
+    /// - Throws: `CacheChainError` when the directory or the key file cannot be used, or the key file does not
+    ///   hold the tier's key.
+    func makeConfiguration(createKey: Bool = false, recordsKey: Bool = true) throws -> HTTPCacheClient.Configuration {
+        let keys = try keyFile.map { try encryptedTier.openKeys(keyFile: $0, createKey: createKey, records: recordsKey) }
         var configuration = HTTPCacheClient.Configuration(storage: try DiskStorage(directory: directory, capacity: diskCapacity))
-        if encryptHTTPS, let keyFile {
-            let sealed = try DiskStorage(directory: directory + "/encrypted", capacity: diskCapacity)
-            configuration.encryptHTTPS(with: EncryptedStorage(wrapping: sealed, keys: try KeyFileProvider(path: keyFile)))
+        if encryptHTTPS, let keys {
+            let sealed = try DiskStorage(directory: encryptedTier.directory, capacity: diskCapacity)
+            configuration.encryptHTTPS(with: EncryptedStorage(wrapping: sealed, keys: keys))
         }
         return configuration
     }
 
     /// Whether the directory holds an encrypted tier this invocation cannot read (no `--encrypt-https`).
     var hasUnreadEncryptedTier: Bool {
-        !encryptHTTPS && FileManager.default.fileExists(atPath: directory + "/encrypted/cachechain-format")
+        !encryptHTTPS && encryptedTier.exists
     }
 }

@@ -11,8 +11,10 @@ struct ExplainCommand: AsyncParsableCommand {
             Uses the same RFC 9111 rules as the cache (private cache, current time). To see why a response \
             was not stored at all, run `cachechain get URL`: its decision trace gives the storability verdict.
 
-            Exit codes: 0 a stored response was explained; 1 nothing is stored for the URL, or the cache \
-            directory cannot be opened; 64 invalid usage.
+            Read-only: a directory without a cache is an error (exit 1), and nothing is created.
+
+            Exit codes: 0 a stored response was explained; 1 nothing is stored for the URL, no cache in the \
+            directory, or it cannot be opened; 64 invalid usage.
 
             Example:
               cachechain explain https://example.com/
@@ -26,13 +28,18 @@ struct ExplainCommand: AsyncParsableCommand {
 
     func validate() throws {
         if (try? HTTPRequest(url: url)) == nil { throw ValidationError("'\(url)' is not an absolute http or https URL") }
+        try cache.validateKeyFile(createKey: false)
     }
 
     func run() async throws {
+        if let problem = cache.missingCacheProblem {
+            printError("Error: \(problem)")
+            throw ToolExitCode.failure
+        }
         let listed: [ListedEntry]
         do {
             let key = CacheKey(try HTTPRequest(url: url))
-            let storage = try cache.makeConfiguration().storage
+            let storage = try cache.makeConfiguration(recordsKey: false).storage
             let engine = CachePolicyEngine()
             let now = Date()
             listed = try await storage.entries(for: key).map {

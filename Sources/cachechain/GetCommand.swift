@@ -11,7 +11,9 @@ struct GetCommand: AsyncParsableCommand {
         discussion: """
             The cache persists in --cache-dir between runs: the first get of a cacheable URL is a MISS, the \
             next a HIT (or REVALIDATED once stale). With --encrypt-https --key-file F, HTTPS responses are \
-            stored encrypted in <dir>/encrypted.
+            stored encrypted in <dir>/encrypted; the first time, add --create-key to create F with a new \
+            key. A directory with an encrypted tier is refused without --encrypt-https (its HTTPS responses \
+            would be stored in clear), as is a key file that does not hold the tier's key.
 
             Exit codes: 0 success (any HTTP status); 1 the request failed (network, TLS, timeout) or, with \
             --policy returnCacheDataDontLoad / only-if-cached, nothing usable is stored; 64 invalid usage.
@@ -45,6 +47,9 @@ struct GetCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("i"), .customLong("include")], help: "Print the status line and headers instead of the body.")
     var includeHeaders = false
 
+    @Flag(help: "Create the --key-file with a new random key (mode 0600) when it does not exist.")
+    var createKey = false
+
     @Flag(name: .shortAndLong, help: "Also print the cache key, the response's age and size, and timing on stderr.")
     var verbose = false
 
@@ -61,13 +66,15 @@ struct GetCommand: AsyncParsableCommand {
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ValidationError("--cacert \(caFile): no such readable file")
         }
+        try cache.validateKeyFile(createKey: createKey)
+        if !cache.encryptHTTPS { try cache.encryptedTier.refusePlaintextWrites(remedy: "--encrypt-https --key-file <file>") }
     }
 
     func run() async throws {
         let client: HTTPCacheClient
         do {
             let transport = CurlTransport(configuration: .init(caFile: caFile, caDirectory: caFile == nil ? nil : PipelineOptions.systemCADirectory))
-            client = HTTPCacheClient(transport: transport, configuration: try cache.makeConfiguration())
+            client = HTTPCacheClient(transport: transport, configuration: try cache.makeConfiguration(createKey: createKey))
         } catch {
             printError("Error: cannot open the cache in \(cache.directory): \(error)")
             throw ToolExitCode.failure

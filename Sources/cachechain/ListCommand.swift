@@ -9,7 +9,9 @@ struct ListCommand: AsyncParsableCommand {
         discussion: """
             Freshness follows RFC 9111 for a private cache, at the current time.
 
-            Exit codes: 0 success; 1 the cache directory cannot be opened; 64 invalid usage.
+            Read-only: a directory without a cache is an error (exit 1), and nothing is created.
+
+            Exit codes: 0 success; 1 no cache in the directory, or it cannot be opened; 64 invalid usage.
 
             Example:
               cachechain ls --prefix https://api.example.com/v1/
@@ -21,10 +23,18 @@ struct ListCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only URLs starting with this prefix (scheme://host/path…).", valueName: "prefix"))
     var prefix: String?
 
+    func validate() throws {
+        try cache.validateKeyFile(createKey: false)
+    }
+
     func run() async throws {
+        if let problem = cache.missingCacheProblem {
+            printError("Error: \(problem)")
+            throw ToolExitCode.failure
+        }
         let count: Int
         do {
-            count = try await ListedEntry.forEach(in: try cache.makeConfiguration().storage, prefix: prefix) { print($0.line) }
+            count = try await ListedEntry.forEach(in: try cache.makeConfiguration(recordsKey: false).storage, prefix: prefix) { print($0.line) }
         } catch {
             printError("Error: cannot list the cache in \(cache.directory): \(error)")
             throw ToolExitCode.failure

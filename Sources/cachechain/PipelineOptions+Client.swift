@@ -35,14 +35,16 @@ extension PipelineOptions {
     }
 
     /// The encrypted backend of `--backend encrypted`: a `DiskStorage` in `<cache-dir>/encrypted` sealed with
-    /// the keys in `--key-file` (created with a random key, mode 0600, when missing).
+    /// the keys in `--key-file` (created with a random key, mode 0600, when missing and `--create-key` is
+    /// given), which must hold the key the tier records (see `EncryptedTier`).
     /// - Returns: `nil` for the other backends.
-    /// - Throws: `CacheChainError` when the key file is unusable (e.g. readable by others) or the directory
-    ///   cannot be opened.
+    /// - Throws: `CacheChainError` when the key file is missing, unusable (e.g. readable by others) or does not
+    ///   hold the tier's key, or the directory cannot be opened.
     func makeEncryptedStorage() throws -> EncryptedStorage? {
         guard backend == .encrypted, let cacheDir, let keyFile else { return nil }
-        let keys = try KeyFileProvider(path: keyFile)
-        let sealed = try DiskStorage(directory: cacheDir + "/encrypted", capacity: diskCapacity)
+        let tier = EncryptedTier(cacheDirectory: cacheDir)
+        let keys = try tier.openKeys(keyFile: keyFile, createKey: createKey, records: true)
+        let sealed = try DiskStorage(directory: tier.directory, capacity: diskCapacity)
         return EncryptedStorage(wrapping: sealed, keys: keys)
     }
 
@@ -66,13 +68,14 @@ extension PipelineOptions {
     /// - Returns: The client.
     /// - Throws: What ``makeStorage()`` throws.
     func makeClient(logger: Logger) throws -> HTTPCacheClient {
+        let encrypted = try makeEncryptedStorage()  // the key is checked before any storage is opened
         var configuration = HTTPCacheClient.Configuration(
             storage: try makeStorage(),
             policy: CachePolicyConfiguration(mode: shared ? .sharedCache : .privateCache),
             logger: logger,
             outerInterceptors: [RedirectInterceptor()]
         )
-        if let encrypted = try makeEncryptedStorage() { configuration.encryptHTTPS(with: encrypted) }
+        if let encrypted { configuration.encryptHTTPS(with: encrypted) }
         return HTTPCacheClient(transport: makeTransport(), configuration: configuration)
     }
 

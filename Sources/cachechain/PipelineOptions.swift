@@ -13,11 +13,14 @@ struct PipelineOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The key file of the encrypted backend, created with a new random key (mode 0600) when missing.",
+            "The key file of the encrypted backend; it must exist unless --create-key is given.",
             valueName: "file"
         )
     )
     var keyFile: String?
+
+    @Flag(help: "Create the --key-file with a new random key (mode 0600) when it does not exist.")
+    var createKey = false
 
     @Flag(help: "Shared-cache semantics (s-maxage, no private responses) instead of a private cache.")
     var shared = false
@@ -76,6 +79,15 @@ struct PipelineOptions: ParsableArguments {
         }
         if backend == .encrypted, keyFile == nil {
             throw ValidationError("--backend encrypted needs --key-file <file>")
+        }
+        if createKey, keyFile == nil { throw ValidationError("--create-key is only used with --backend encrypted --key-file") }
+        if let cacheDir {
+            let tier = EncryptedTier(cacheDirectory: cacheDir)
+            if let keyFile {
+                try tier.validate(keyFile: keyFile, createKey: createKey)
+            } else {
+                try tier.refusePlaintextWrites(remedy: "--backend encrypted --key-file <file>")
+            }
         }
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ValidationError("--cacert \(caFile): no such readable file")

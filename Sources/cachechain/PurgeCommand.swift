@@ -47,6 +47,7 @@ struct PurgeCommand: AsyncParsableCommand {
             throw ValidationError("give exactly one of --url, --prefix, --since or --all (got \(selectors))")
         }
         if let url, (try? HTTPRequest(url: url)) == nil { throw ValidationError("'\(url)' is not an absolute http or https URL") }
+        try cache.validateKeyFile(createKey: false)
     }
 
     func run() async throws {

@@ -8,7 +8,9 @@ struct StatsCommand: AsyncParsableCommand {
         commandName: "stats",
         abstract: "Show how many entries and bytes the cache directory holds, and its capacity.",
         discussion: """
-            Exit codes: 0 success; 1 the cache directory cannot be opened; 64 invalid usage.
+            Read-only: a directory without a cache is an error (exit 1), and nothing is created.
+
+            Exit codes: 0 success; 1 no cache in the directory, or it cannot be opened; 64 invalid usage.
 
             Example:
               cachechain stats --cache-dir /var/cache/myapp --json
@@ -20,10 +22,18 @@ struct StatsCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
+    func validate() throws {
+        try cache.validateKeyFile(createKey: false)
+    }
+
     func run() async throws {
+        if let problem = cache.missingCacheProblem {
+            printError("Error: \(problem)")
+            throw ToolExitCode.failure
+        }
         let storage: any CacheStorage
         do {
-            storage = try cache.makeConfiguration().storage
+            storage = try cache.makeConfiguration(recordsKey: false).storage
         } catch {
             printError("Error: cannot open the cache in \(cache.directory): \(error)")
             throw ToolExitCode.failure

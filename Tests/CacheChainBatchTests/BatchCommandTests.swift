@@ -74,7 +74,7 @@ struct BatchCommandTests: BatchSubprocessSuite {
         let marker = "BATCH-SECRET-BODY-4417"
         let arguments = ["--backend", "encrypted", "--cache-dir", cache, "--key-file", keyFile, "--cacert", certificate]
         var url = ""
-        try await withBatch(arguments, tls: true) { batch, origin, _ in
+        try await withBatch(arguments + ["--create-key"], tls: true) { batch, origin, _ in
             origin.route("/secret", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: marker))
             url = origin.url("/secret")
             let first = try await roundTrip(batch, 1, url)

@@ -2,26 +2,9 @@ import CacheChainLoopback
 import Foundation
 import Testing
 
-/// What a finished `cachechain` run left.
-struct CLIRun {
-    let status: Int32
-    let stdout: String
-    let stderr: String
-}
-
 /// `cachechain get/stats/ls/purge/explain/demo` as subprocesses, against loopback origins and a real cache directory.
 @Suite("cachechain get, stats, ls, purge, explain and demo as subprocesses", .tags(.integration))
 struct CLICommandTests: BatchSubprocessSuite {
-    /// Runs `cachechain <arguments>` to completion.
-    func run(_ arguments: [String], in directory: URL) async throws -> CLIRun {
-        let process = try BatchProcess(arguments, directory: directory)
-        try process.closeInput()
-        var lines: [String] = []
-        while let line = await process.nextLine() { lines.append(line) }
-        let status = await process.exitStatus()
-        return CLIRun(status: status, stdout: lines.joined(separator: "\n"), stderr: process.stderr)
-    }
-
     @Test("get: MISS in one process, HIT in the next with the same --cache-dir; -i prints the head; the origin is asked once")
     func getAcrossProcesses() async throws {
         let directory = try makeDirectory()
@@ -135,8 +118,8 @@ struct CLICommandTests: BatchSubprocessSuite {
         let cacheDirectory = directory.appendingPathComponent("cache").path
         let keyFile = directory.appendingPathComponent("cache.key").path
         let encrypted = ["--cache-dir", cacheDirectory, "--encrypt-https", "--key-file", keyFile]
-        for expected in ["MISS", "HIT"] {
-            let get = try await run(["get", origin.url("/s"), "--cacert", certificate] + encrypted, in: directory)
+        for (expected, create) in [("MISS", ["--create-key"]), ("HIT", [])] {
+            let get = try await run(["get", origin.url("/s"), "--cacert", certificate] + encrypted + create, in: directory)
             #expect(get.stdout == marker)
             #expect(get.stderr.contains("\(expected) 200"))
         }
@@ -170,7 +153,7 @@ struct CLICommandTests: BatchSubprocessSuite {
     @Test("--help of the root and every subcommand exits 0 and names each option", arguments: [
         ([String](), ["demo", "get", "stats", "ls", "purge", "explain", "batch"]),
         (["demo"], ["--keep"]),
-        (["get"], ["--cache-dir", "--policy", "--cacert", "--include", "--verbose", "--progress", "--encrypt-https", "--key-file", "Exit codes"]),
+        (["get"], ["--cache-dir", "--policy", "--cacert", "--include", "--verbose", "--progress", "--encrypt-https", "--key-file", "--create-key", "Exit codes"]),
         (["stats"], ["--cache-dir", "--json", "Exit codes"]),
         (["ls"], ["--cache-dir", "--prefix", "Exit codes"]),
         (["purge"], ["--url", "--prefix", "--since", "--all", "Exit codes"]),

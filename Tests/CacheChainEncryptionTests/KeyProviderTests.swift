@@ -29,6 +29,18 @@ struct KeyProviderTests {
         #expect(text.contains(key.id))
     }
 
+    @Test("createIfMissing: false: a missing key file is an error naming it, and nothing is created")
+    func missingKeyFileNotCreated() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path + "/typo.key"
+        let error = #expect(throws: CacheChainError.self) { try KeyFileProvider(path: path, createIfMissing: false) }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.message.contains("\(path) does not exist") == true)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        _ = try KeyFileProvider(path: path)
+        #expect(try KeyFileProvider(path: path, createIfMissing: false).currentKey != nil, "an existing file opens")
+    }
+
     @Test("a key file readable by group or others is refused with an error naming the file and chmod 600")
     func refusesOpenKeyFile() throws {
         let directory = TemporaryDirectory()

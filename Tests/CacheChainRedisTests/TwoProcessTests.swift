@@ -42,6 +42,19 @@ struct TwoProcessTests {
         #expect(origin.requestCount(for: "/shared") == 1)
         try await origin.shutdown()
     }
+
+    @Test("Redis unreachable: an instance answers from the origin as a MISS and exits 0 (it used to abort on a double free)")
+    func redisUnreachable() async throws {
+        let binary = try Self.exampleBinary()
+        let redis = try await LocalRedisServer.start()
+        let port = redis.port
+        redis.stop()
+        let origin = try await LoopbackOrigin.start()
+        origin.route("/shared", LoopbackRoute(headers: [("Cache-Control", "public, max-age=300")], body: "from the origin"))
+        let output = try Self.runInstance(binary, port: port, url: origin.url("/shared"), namespace: "unreachable")
+        #expect(output == "MISS 200 \"from the origin\"")
+        try await origin.shutdown()
+    }
 }
 
 struct RedisTestError: Error, CustomStringConvertible {

@@ -6,6 +6,7 @@ extension HTTPCacheClient.Configuration {
     /// ``storage``.
     ///
     /// ```swift
+    /// var configuration = HTTPCacheClient.Configuration(storage: try DiskStorage(directory: cacheDirectory))
     /// configuration.encryptHTTPS(with: EncryptedStorage(wrapping: try DiskStorage(directory: httpsDirectory),
     ///                                                   keys: try KeyFileProvider(path: keyPath)))
     /// ```

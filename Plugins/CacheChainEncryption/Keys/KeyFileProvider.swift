@@ -13,7 +13,9 @@ import Darwin
 /// then derived from it), the key being 64 hex digits or the base64 of 32 bytes; `#` starts a comment.
 /// `openssl rand -base64 32 > cache.key && chmod 600 cache.key` makes a valid file.
 ///
-/// - A missing file is created with mode 0600 and one random key (the directory must exist).
+/// - A missing file is created with mode 0600 and one random key (the directory must exist), unless
+///   `createIfMissing` is `false`: then it is an error, so that a mistyped path never silently starts a
+///   new key (and a cache nobody can read later).
 /// - An existing file that group or others can access (e.g. mode 0644) is refused with a
 ///   ``CacheChainError/Code/invalidConfiguration`` error that names the file and the fix (`chmod 600`).
 /// - ``rotate()`` adds a new random current key; ``destroyKey(withID:)`` removes one (crypto-shredding).
@@ -23,15 +25,22 @@ public final class KeyFileProvider: KeyProvider {
     public let path: String
     private let ring: LockedValue<KeyRing>
 
-    /// Opens a key file, creating it with a random key when it does not exist.
-    /// - Parameter path: The file's path.
+    /// Opens a key file, creating it with a random key when it does not exist (unless told not to).
+    /// - Parameters:
+    ///   - path: The file's path.
+    ///   - createIfMissing: Whether a missing file is created with a new random key (the default) or is an
+    ///     error.
     /// - Throws: ``CacheChainError/Code/invalidConfiguration`` when the file is accessible by group or
-    ///   others, is not a regular file, cannot be read or created, or holds no valid key.
-    public init(path: String) throws(CacheChainError) {
+    ///   others, is not a regular file, cannot be read or created, holds no valid key, or is missing and
+    ///   `createIfMissing` is `false`.
+    public init(path: String, createIfMissing: Bool = true) throws(CacheChainError) {
         self.path = path
         var info = stat()
         if stat(path, &info) != 0 {
             guard errno == ENOENT else { throw Self.failure(path, "cannot be examined: \(String(cString: strerror(errno)))") }
+            guard createIfMissing else {
+                throw Self.failure(path, "does not exist; give the path of the existing key file, or create a new key on purpose")
+            }
             let key = try EncryptionKey.random()
             try Self.write(KeyRing(current: key, previous: []), to: path, exclusive: true)
             ring = LockedValue(KeyRing(current: key, previous: []))
