@@ -207,6 +207,12 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "URLSessionCaching",
+            dependencies: ["CacheChain", "CacheChainCurl", "CacheChainFoundation", "CacheChainLoopback"],
+            path: "Examples/URLSessionCaching",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "SharedRedisCache",
             dependencies: ["CacheChain", "CacheChainCurl", "CacheChainLoopback", "CacheChainRedis", "CacheChainTesting"],
             path: "Examples/SharedRedisCache",
