@@ -41,6 +41,14 @@ private func body(_ cached: CachedURLResponse?) -> String? {
     cached.map { String(decoding: $0.data, as: UTF8.self) }
 }
 
+/// Stores four responses of 20 KB under four URLs.
+private func storeFourResponses(in cache: URLCache) {
+    for index in 0..<4 {
+        let target = URL(string: "https://api.example.com/\(index)") ?? url
+        cache.storeCachedResponse(response(String(repeating: "x", count: 20_000), to: target), for: URLRequest(url: target))
+    }
+}
+
 /// Apple's documentation of `URLCache`, member by member (see the seeds), as a table.
 let documentedBehaviours: [DocumentedBehaviour] = [
     DocumentedBehaviour(member: "cachedResponse(for:)", documented: "nil when nothing is stored for the request") { dir in
@@ -145,10 +153,7 @@ let documentedBehaviours: [DocumentedBehaviour] = [
     },
     DocumentedBehaviour(member: "memoryCapacity (set)", documented: "the in-memory cache truncates its contents to the size given") { dir in
         let cache = dir.open(memory: 1 << 20, disk: 0)
-        for index in 0..<4 {
-            let target = URL(string: "https://api.example.com/\(index)") ?? url
-            cache.storeCachedResponse(response(String(repeating: "m", count: 20_000), to: target), for: URLRequest(url: target))
-        }
+        storeFourResponses(in: cache)
         let before = cache.currentMemoryUsage
         cache.memoryCapacity = before / 2
         #expect(cache.memoryCapacity == before / 2)
@@ -158,10 +163,7 @@ let documentedBehaviours: [DocumentedBehaviour] = [
     },
     DocumentedBehaviour(member: "diskCapacity (set)", documented: "the on-disk cache truncates its contents to the size given") { dir in
         let cache = dir.open(memory: 0, disk: 8 << 20)
-        for index in 0..<4 {
-            let target = URL(string: "https://api.example.com/\(index)") ?? url
-            cache.storeCachedResponse(response(String(repeating: "d", count: 20_000), to: target), for: URLRequest(url: target))
-        }
+        storeFourResponses(in: cache)
         let before = cache.currentDiskUsage
         cache.diskCapacity = before / 2
         #expect(cache.diskCapacity == before / 2)

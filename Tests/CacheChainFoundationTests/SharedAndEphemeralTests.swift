@@ -62,51 +62,55 @@ struct FoundationProbe {
 
 @Suite("The shared default client and the ephemeral preset")
 struct SharedAndEphemeralTests {
-    private func origin() async throws -> LoopbackOrigin {
+    /// Runs `body` with a fresh probe directory and an origin serving `/small` and a 6 MiB `/large`; always
+    /// stops the origin and removes the directory.
+    private func withProbe(_ body: (FoundationProbe, LoopbackOrigin) async throws -> Void) async throws {
+        let probe = try FoundationProbe()
+        defer { probe.remove() }
         let origin = try await LoopbackOrigin.start()
         origin.route("/small", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: "small"))
         origin.route("/large", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: .generated(count: 6 << 20)))
-        return origin
+        do {
+            try await body(probe, origin)
+        } catch {
+            try? await origin.shutdown()
+            throw error
+        }
+        try await origin.shutdown()
     }
 
     @Test("the ephemeral preset caches in memory and writes nothing under any directory, even for a body the transport would spool")
     func ephemeralWritesNothing() async throws {
-        let probe = try FoundationProbe()
-        defer { probe.remove() }
-        let origin = try await origin()
-        let lines = try await probe.run("ephemeral", origin, paths: ["/small", "/large"])
-        #expect(lines == ["/small 1 200 5", "/small 2 200 5", "/large 1 200 \(6 << 20)", "/large 2 200 \(6 << 20)"])
-        #expect(origin.requestCount(for: "/small") == 1 && origin.requestCount(for: "/large") == 1)
-        #expect(probe.written == [])
-        try await origin.shutdown()
+        try await withProbe { probe, origin in
+            let lines = try await probe.run("ephemeral", origin, paths: ["/small", "/large"])
+            #expect(lines == ["/small 1 200 5", "/small 2 200 5", "/large 1 200 \(6 << 20)", "/large 2 200 \(6 << 20)"])
+            #expect(origin.requestCount(for: "/small") == 1 && origin.requestCount(for: "/large") == 1)
+            #expect(probe.written == [])
+        }
     }
 
     @Test("the shared default caches on disk under $XDG_CACHE_HOME/cachechain/<process> and serves it after a restart")
     func sharedDefaultSurvivesRestart() async throws {
-        let probe = try FoundationProbe()
-        defer { probe.remove() }
-        let origin = try await origin()
-        _ = try await probe.run("shared", origin, paths: ["/small", "/large"])
-        #expect(origin.requestCount(for: "/small") == 1)
-        let lines = try await probe.run("shared", origin, paths: ["/small"])
-        #expect(lines == ["/small 1 200 5", "/small 2 200 5"])
-        #expect(origin.requestCount(for: "/small") == 1, "the restarted process hit the disk tier")
-        let written = probe.written
-        #expect(written.contains("cache/cachechain/cachechain-foundation-probe/cachechain-format"))
-        #expect(written.contains("tmp/cachechain-spool"), "the default transport spools a large body (the ephemeral one never does)")
-        try await origin.shutdown()
+        try await withProbe { probe, origin in
+            _ = try await probe.run("shared", origin, paths: ["/small", "/large"])
+            #expect(origin.requestCount(for: "/small") == 1)
+            let lines = try await probe.run("shared", origin, paths: ["/small"])
+            #expect(lines == ["/small 1 200 5", "/small 2 200 5"])
+            #expect(origin.requestCount(for: "/small") == 1, "the restarted process hit the disk tier")
+            let written = probe.written
+            #expect(written.contains("cache/cachechain/cachechain-foundation-probe/cachechain-format"))
+            #expect(written.contains("tmp/cachechain-spool"), "the default transport spools a large body (the ephemeral one never does)")
+        }
     }
 
     @Test("CacheChainURLProtocol registered globally makes URLSession.shared cache through the shared default")
     func registeredProtocol() async throws {
-        let probe = try FoundationProbe()
-        defer { probe.remove() }
-        let origin = try await origin()
-        let lines = try await probe.run("registered", origin, paths: ["/small"])
-        #expect(lines == ["/small 1 200 5", "/small 2 200 5"])
-        #expect(origin.requestCount(for: "/small") == 1)
-        #expect(probe.written.contains("cache/cachechain/cachechain-foundation-probe/cachechain-format"))
-        try await origin.shutdown()
+        try await withProbe { probe, origin in
+            let lines = try await probe.run("registered", origin, paths: ["/small"])
+            #expect(lines == ["/small 1 200 5", "/small 2 200 5"])
+            #expect(origin.requestCount(for: "/small") == 1)
+            #expect(probe.written.contains("cache/cachechain/cachechain-foundation-probe/cachechain-format"))
+        }
     }
 
     @Test("the shared default is replaceable, and the default cache directory follows XDG")
