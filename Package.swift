@@ -161,7 +161,7 @@ let package = Package(
             name: "CacheChainBenchmarks",
             dependencies: [
                 "CacheChain", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CCurl", "CacheChainRedis", "CacheChainEncryption",
-                "CSQLite",
+                "CSQLite", "CacheChainFoundation",
             ],
             path: "Benchmarks/CacheChainBenchmarks",
             swiftSettings: strictSettings

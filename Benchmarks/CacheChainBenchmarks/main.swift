@@ -27,6 +27,9 @@ if isSelected("concurrency") { try await runConcurrencyScenarios(iterations: ite
 // Scenario 4 (memory tier): lookup latency with 1k, 100k and 1M entries.
 if isSelected("scale") { try await runScaleScenarios(iterations: min(iterations, 50_000)) }
 
+// URLSession with CacheChain (issue #30): hit vs HTTPCacheClient's hit and vs plain FoundationNetworking.
+if isSelected("urlsession") { try await runURLSessionScenarios(iterations: min(iterations, 20_000)) }
+
 // Disk backend (issue #4): hit and store vs plain file reads and URLCache's disk cache; 1k/100k/1M entries.
 if isSelected("disk") { try await runDiskScenarios(iterations: iterations) }
 
