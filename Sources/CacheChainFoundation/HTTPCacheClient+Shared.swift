@@ -14,7 +14,7 @@ extension HTTPCacheClient {
     /// `URLCache.shared`), and a ``CurlTransport`` with its defaults. Replace it before use to change it:
     ///
     /// ```swift
-    /// HTTPCacheClient.shared = HTTPCacheClient(transport: CurlTransport(), configuration: .init(storage: myStorage))
+    /// HTTPCacheClient.shared = HTTPCacheClient(transport: CurlTransport(), configuration: .init(storage: plainStorage))
     /// ```
     ///
     /// `CacheChainURLProtocol` answers with it the sessions whose `urlCache` is not a ``CacheChainURLCache``

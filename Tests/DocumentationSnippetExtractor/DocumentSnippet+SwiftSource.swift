@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a snippet becomes compilable Swift.
 ///
 /// - A snippet that imports `CacheChain` is a **complete program**: it is compiled with its own imports
@@ -22,6 +24,8 @@ extension DocumentSnippet {
         var source = ["// Generated from \(document), line \(fenceLine), by documentation-snippet-extractor: edit \(document), not this file."]
         if !isComplete {
             source += (fragmentImports + ["Foundation", "Testing"]).map { "import \($0)" }
+            // URLSession, URLRequest and URLCache live in FoundationNetworking on Linux.
+            source += ["#if canImport(FoundationNetworking)", "import FoundationNetworking", "#endif"]
         }
         for (offset, line) in ownImports {
             source += [location(offset), line, "#sourceLocation()"]
@@ -44,10 +48,14 @@ extension DocumentSnippet {
 
     /// The names of the constants and variables the snippet declares at its top level.
     private var declaredNames: [String] {
-        code.compactMap { line in
-            guard line.hasPrefix("let ") || line.hasPrefix("var ") else { return nil }
-            let name = line.dropFirst(4).prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-            return name.isEmpty ? nil : String(name)
+        code.flatMap { line -> [String] in
+            guard line.hasPrefix("let ") || line.hasPrefix("var ") else { return [] }
+            let pattern = line.dropFirst(4)
+            // `let (data, response) = …` declares each name of the tuple pattern.
+            let names = pattern.hasPrefix("(")
+                ? pattern.dropFirst().prefix { $0 != ")" }.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                : [String(pattern.prefix { $0.isLetter || $0.isNumber || $0 == "_" })]
+            return names.filter { name in !name.isEmpty && name != "_" && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
         }
     }
 

@@ -21,6 +21,8 @@ struct SnippetContext {
     var transport: CurlTransport
     /// A request being sent.
     var request: HTTPRequest
+    /// The URL of a resource (a Foundation snippet's request target).
+    var url: URL
     /// An interceptor's context (inside `intercept(_:context:next:)`).
     var context: InterceptorContext
     /// A response the reader received.
