@@ -207,6 +207,12 @@ let package = Package(
         ),
 
         .executableTarget(
+            name: "URLSessionCaching",
+            dependencies: ["CacheChain", "CacheChainCurl", "CacheChainFoundation", "CacheChainLoopback"],
+            path: "Examples/URLSessionCaching",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "SharedRedisCache",
             dependencies: ["CacheChain", "CacheChainCurl", "CacheChainLoopback", "CacheChainRedis", "CacheChainTesting"],
             path: "Examples/SharedRedisCache",
@@ -259,11 +265,18 @@ let package = Package(
             dependencies: ["CacheChainStorage", "CacheChainTesting", "CXXHash", "cachechain-storage-probe"],
             swiftSettings: strictSettings
         ),
+        // A child process for the shared default client and the ephemeral preset (what they write, restarts).
+        .executableTarget(
+            name: "cachechain-foundation-probe",
+            dependencies: ["CacheChainFoundation"],
+            path: "Tests/CacheChainFoundationProbe",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "CacheChainFoundationTests",
             dependencies: [
                 "CacheChainFoundation", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CacheChainStorage",
-                "CacheChainEncryption", httpTypes,
+                "CacheChainEncryption", "cachechain-foundation-probe", httpTypes,
             ],
             swiftSettings: strictSettings
         ),

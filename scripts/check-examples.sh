@@ -39,6 +39,13 @@ expect StorageDecision 'http: MISS then HIT; stored allowed, cached-date set' 'h
 expect EncryptedHTTPSCache 'https GET #1: MISS' 'https GET #2: HIT' 'http GET #1: MISS' 'http GET #2: HIT' \
     'https body in clear: no; https header in clear: no; https URL in clear: no' 'http body in the plain tier: yes' \
     'key file mode: 600' 'after destroying the key: https GET: MISS (encryption: no current encryption key' 'origin saw /account/7731 2×, /timetable 1×'
+expect URLSessionCaching 'GET /article: MISS 200 "Hello from the origin!", origin saw 1 request(s)' \
+    'GET /article: HIT 200 "Hello from the origin!", origin saw 1 request(s)' \
+    'GET /article reloadRevalidatingCacheData: REVALIDATED 200 "Hello from the origin!", origin saw 2 request(s) (If-None-Match: "v1" → 304)' \
+    'GET /archive returnCacheDataElseLoad: MISS 200 "Old news", origin saw 3' 'GET /archive returnCacheDataElseLoad: HIT 200 "Old news", origin saw 3' \
+    'data task https /account: "balance: 12.00", stored allowedInMemoryOnly (Listing 1)' 'userInfo["Cached Date"]: yes' \
+    'after removeCachedResponse(for:): GET /article: MISS 200 "Hello from the origin!", origin saw 4' \
+    'after removeAllCachedResponses(): 0 bytes in memory, 0 on disk' 'GET /archive: MISS 200 "Old news", origin saw 5'
 expect SharedRedisCache 'instance A: MISS' 'instance B: HIT' 'origin saw 1 request(s)'
 
 # The README's main command (scripts/demo.sh): `cachechain demo` walks through every status in order.

@@ -12,6 +12,11 @@ import Logging
 /// (or any) backend.
 ///
 /// ```swift
+/// import CacheChain
+/// import CacheChainFoundation
+/// import Foundation
+/// import FoundationNetworking
+///
 /// let cache = CacheChainURLCache(memoryCapacity: 4 << 20, diskCapacity: 100 << 20, directory: nil)
 /// URLCache.shared = cache
 /// let session = URLSession(configuration: .default.usingCacheChain(cache.client))

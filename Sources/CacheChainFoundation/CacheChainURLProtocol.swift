@@ -10,8 +10,18 @@ public import FoundationNetworking
 /// Turn it on for a session with ``URLSessionConfiguration/usingCacheChain(_:)``:
 ///
 /// ```swift
+/// import CacheChain
+/// import CacheChainCurl
+/// import CacheChainFoundation
+/// import Foundation
+/// import FoundationNetworking
+///
+/// let client = HTTPCacheClient(transport: CurlTransport())
 /// let session = URLSession(configuration: .default.usingCacheChain(client))
-/// let (data, response) = try await session.data(for: URLRequest(url: url))   // MISS, then HIT
+/// guard let url = URL(string: "https://example.com/") else { return }
+/// let (data, response) = try await session.data(for: URLRequest(url: url))   // MISS: from the origin
+/// let (again, _) = try await session.data(for: URLRequest(url: url))          // HIT: from the cache
+/// print((response as? HTTPURLResponse)?.statusCode ?? 0, data == again)
 /// ```
 ///
 /// **Which client answers.** FoundationNetworking creates the protocol itself and shows it only its request,

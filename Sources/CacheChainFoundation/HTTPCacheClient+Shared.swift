@@ -14,7 +14,7 @@ extension HTTPCacheClient {
     /// `URLCache.shared`), and a ``CurlTransport`` with its defaults. Replace it before use to change it:
     ///
     /// ```swift
-    /// HTTPCacheClient.shared = HTTPCacheClient(transport: CurlTransport(), configuration: .init(storage: plainStorage))
+    /// HTTPCacheClient.shared = HTTPCacheClient(transport: CurlTransport(), configuration: .init(storage: MemoryStorage(capacity: 64 << 20)))
     /// ```
     ///
     /// `CacheChainURLProtocol` answers with it the sessions whose `urlCache` is not a ``CacheChainURLCache``
@@ -75,6 +75,10 @@ extension HTTPCacheClient {
     /// with the client. Each call creates a new, empty client:
     ///
     /// ```swift
+    /// import CacheChain
+    /// import CacheChainFoundation
+    /// import FoundationNetworking
+    ///
     /// let session = URLSession(configuration: .ephemeral.usingCacheChain(.ephemeral()))
     /// ```
     /// - Parameters:

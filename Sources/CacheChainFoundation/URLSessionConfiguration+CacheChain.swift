@@ -9,6 +9,12 @@ extension URLSessionConfiguration {
     /// makes `URLSession` code cache on Linux.
     ///
     /// ```swift
+    /// import CacheChain
+    /// import CacheChainCurl
+    /// import CacheChainFoundation
+    /// import FoundationNetworking
+    ///
+    /// let client = HTTPCacheClient(transport: CurlTransport())
     /// let session = URLSession(configuration: .default.usingCacheChain(client))
     /// ```
     ///

@@ -53,17 +53,19 @@ struct LoopbackSession {
     ///   - storage: The client's storage; 64 MiB of memory by default.
     ///   - delegate: The session's delegate.
     ///   - configure: Changes to the configuration after `usingCacheChain`.
+    ///   - outer: Interceptors outside the client's cache.
     static func start(
         _ scheme: Scheme = .http,
         storage: (any CacheStorage)? = nil,
         delegate: (any URLSessionDelegate)? = nil,
-        configure: (URLSessionConfiguration) -> Void = { _ in }
+        configure: (URLSessionConfiguration) -> Void = { _ in },
+        outer: [any HTTPInterceptor] = []
     ) async throws -> LoopbackSession {
         let origin = try await LoopbackOrigin.start(tls: scheme == .https)
         let transport = try makeTransport(scheme)
         return LoopbackSession(
             scheme: scheme, origin: origin, transport: transport, storage: storage ?? MemoryStorage(capacity: 64 << 20),
-            delegate: delegate, configure: configure
+            delegate: delegate, configure: configure, outer: outer
         )
     }
 
@@ -79,17 +81,20 @@ struct LoopbackSession {
         transport: CurlTransport,
         storage: any CacheStorage,
         delegate: (any URLSessionDelegate)?,
-        configure: (URLSessionConfiguration) -> Void
+        configure: (URLSessionConfiguration) -> Void,
+        outer: [any HTTPInterceptor]
     ) {
         self.scheme = scheme
         self.origin = origin
         self.storage = storage
         let clock = ManualClock()
         self.clock = clock
-        let configuration = HTTPCacheClient.Configuration(storage: storage, clock: clock, events: probe.sink, timeout: .seconds(20))
+        let configuration = HTTPCacheClient.Configuration(
+            storage: storage, clock: clock, events: probe.sink, timeout: .seconds(20), outerInterceptors: outer
+        )
         // Coalescing is explicit until the default chain has it; the counter sees each request that missed.
         var interceptors = HTTPCacheClient.defaultInterceptors(for: configuration)
-        interceptors.insert(contentsOf: [probe.counter, RequestCoalescingInterceptor()] as [any HTTPInterceptor], at: 1)
+        interceptors.insert(contentsOf: [probe.counter, RequestCoalescingInterceptor()] as [any HTTPInterceptor], at: outer.count + 1)
         client = HTTPCacheClient(pipeline: Pipeline(interceptors: interceptors, transport: transport), configuration: configuration)
         let sessionConfiguration = URLSessionConfiguration.ephemeral.usingCacheChain(client)
         configure(sessionConfiguration)
@@ -129,9 +134,10 @@ func withLoopbackSession<T>(
     storage: (any CacheStorage)? = nil,
     delegate: (any URLSessionDelegate)? = nil,
     configure: (URLSessionConfiguration) -> Void = { _ in },
+    outer: [any HTTPInterceptor] = [],
     _ body: (LoopbackSession) async throws -> T
 ) async throws -> T {
-    let net = try await LoopbackSession.start(scheme, storage: storage, delegate: delegate, configure: configure)
+    let net = try await LoopbackSession.start(scheme, storage: storage, delegate: delegate, configure: configure, outer: outer)
     do {
         let result = try await body(net)
         try await net.stop()
