@@ -1,5 +1,5 @@
 public import CacheChainCore
-public import CacheChainPolicy
+import CacheChainPolicy
 import Foundation
 
 /// A persistent backend on a directory: crash-consistent, checked on every read, safe to share between
