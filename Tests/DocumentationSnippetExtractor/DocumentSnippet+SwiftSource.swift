@@ -46,16 +46,21 @@ extension DocumentSnippet {
         "#sourceLocation(file: \"\(document)\", line: \(fenceLine + 1 + offset))"
     }
 
-    /// The names of the constants and variables the snippet declares at its top level.
+    /// The names of the constants and variables the snippet declares at its top level, tuple patterns
+    /// (`let (data, response) = …`) included.
     private var declaredNames: [String] {
         code.flatMap { line -> [String] in
             guard line.hasPrefix("let ") || line.hasPrefix("var ") else { return [] }
-            let pattern = line.dropFirst(4)
-            // `let (data, response) = …` declares each name of the tuple pattern.
-            let names = pattern.hasPrefix("(")
-                ? pattern.dropFirst().prefix { $0 != ")" }.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                : [String(pattern.prefix { $0.isLetter || $0.isNumber || $0 == "_" })]
-            return names.filter { name in !name.isEmpty && name != "_" && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }
+            let rest = line.dropFirst(4)
+            let isName: (Character) -> Bool = { $0.isLetter || $0.isNumber || $0 == "_" }
+            guard rest.hasPrefix("("), let close = rest.firstIndex(of: ")") else {
+                let name = rest.prefix(while: isName)
+                return name.isEmpty ? [] : [String(name)]
+            }
+            return rest[rest.index(after: rest.startIndex)..<close].split(separator: ",").compactMap { part in
+                let name = part.drop { $0 == " " }.prefix(while: isName)
+                return name.isEmpty || name == "_" ? nil : String(name)
+            }
         }
     }
 

@@ -11,6 +11,9 @@ import CacheChainCurl
 import CacheChainEncryption
 import CacheChainLoopback
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Logging
 
 /// What the prose around a fragment has already introduced.
@@ -21,8 +24,6 @@ struct SnippetContext {
     var transport: CurlTransport
     /// A request being sent.
     var request: HTTPRequest
-    /// The URL of a resource (a Foundation snippet's request target).
-    var url: URL
     /// An interceptor's context (inside `intercept(_:context:next:)`).
     var context: InterceptorContext
     /// A response the reader received.
@@ -53,6 +54,10 @@ struct SnippetContext {
     var plainStorage: any CacheStorage
     /// A loopback origin started by a test.
     var origin: LoopbackOrigin
+    /// A URL the reader loads.
+    var url: URL
+    /// The reader's storage backend.
+    var myStorage: any CacheStorage
 }
 
 /// The reader's own logging interceptor.
