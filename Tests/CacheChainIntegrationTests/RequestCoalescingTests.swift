@@ -84,21 +84,20 @@ struct RequestCoalescingTests {
     @Test("the leader's error reaches every waiter")
     func errorReachesEveryWaiter() async throws {
         let setup = try await Setup()
-        // The gate is never opened: the leader times out, and so does everyone waiting on it.
-        let leader = try await setup.startLeader(timeout: .seconds(2))
-        let waiters = (0..<5).map { _ in Task { try await setup.get(timeout: .seconds(2)) } }
+        let leader = try await setup.startLeader()
+        let waiters = (0..<5).map { _ in Task { try await setup.get() } }
         try await setup.waitForJoined(5)
-        for task in [leader] + waiters {
-            await #expect(throws: CacheChainError.self) { _ = try await task.value }
-            do {
-                _ = try await task.value
-            } catch let error as CacheChainError {
-                #expect(error.code == .timedOut)
-            }
+        // The origin goes away while it holds the leader's request: the transfer fails, and so does every
+        // request waiting on it, with the same error and no request of its own.
+        try await setup.origin.shutdown()
+        let leaderError = await #expect(throws: CacheChainError.self) { _ = try await leader.value }
+        #expect(leaderError?.code == .transportFailed)
+        for waiter in waiters {
+            let error = await #expect(throws: CacheChainError.self) { _ = try await waiter.value }
+            #expect(error?.code == leaderError?.code)
+            #expect(error?.message == leaderError?.message)
         }
         #expect(setup.origin.requestCount(for: "/held") == 1)
-        setup.gate.open()
-        try await setup.origin.shutdown()
     }
 
     @Test("cancelling one waiter ends its wait at once; the leader and the other waiters get the response")
