@@ -24,6 +24,17 @@ func runMemoryScenarios(iterations: Int) async throws {
         precondition(response.cacheStatus == .hit)
     }
 
+    // The same hit without request coalescing: what the coalescer in front of the cache costs a hit.
+    let uncoalesced = HTTPCacheClient(
+        transport: origin,
+        configuration: .init(storage: MemoryStorage(capacity: 64 << 20), isRequestCoalescingEnabled: false)
+    )
+    _ = try await uncoalesced.data(for: request)
+    let uncoalescedHit = try await measure("memory hit, full default chain, coalescing off", iterations: iterations) {
+        let response = try await uncoalesced.data(for: request)
+        precondition(response.cacheStatus == .hit)
+    }
+
     let urlCache = URLCache(memoryCapacity: 64 << 20, diskCapacity: 0, diskPath: nil)
     let url = URL(string: "http://origin.test/small")!
     let urlRequest = URLRequest(url: url)
@@ -40,6 +51,7 @@ func runMemoryScenarios(iterations: Int) async throws {
 
     printSection("Memory hit (512-byte body, fresh entry with Cache-Control, Date and Content-Length)")
     printComparison(chainHit, foundationHit)
+    printComparison(chainHit, uncoalescedHit)
     printComparison(chainHit, dictionaryHit)
 
     // Scenario 2: memory store with eviction pressure vs URLCache.storeCachedResponse.

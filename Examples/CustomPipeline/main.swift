@@ -36,6 +36,7 @@ let built = Pipeline(transport: transport) {
         print("    → \(request.head.method) \(request.head.path ?? "/")")
         return try await next(request, context)
     } }
+    RequestCoalescingInterceptor()
     CachePolicyInterceptor()
     RevalidationInterceptor()
     StorageDecisionInterceptor()
@@ -48,6 +49,7 @@ let listed = Pipeline(
     interceptors: [
         StatusTally(tally: arrayTally),
         UserInfoStampingInterceptor.cachedDate(),
+        RequestCoalescingInterceptor(),
         CachePolicyInterceptor(),
         RevalidationInterceptor(),
         StorageDecisionInterceptor(),

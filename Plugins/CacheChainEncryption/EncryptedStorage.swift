@@ -1,4 +1,5 @@
 public import CacheChainCore
+public import CacheChainPolicy
 public import Foundation
 import HTTPTypes
 
@@ -154,6 +155,14 @@ public struct EncryptedStorage: CacheStorage {
     /// - Complexity: The wrapped backend's.
     public func removeAll() async throws {
         try await wrapped.removeAll()
+    }
+
+    /// The wrapped backend's key (a `DiskStorage` keeps its own, shared by the processes that open it);
+    /// entries reach the wrapped backend sealed, their requests and variant keys included.
+    /// - Parameter key: The primary key.
+    /// - Returns: The wrapped backend's ``CacheStorage/varyDigestKey(for:)``.
+    public func varyDigestKey(for key: CacheKey) -> VaryDigestKey {
+        wrapped.varyDigestKey(for: key)
     }
 
     /// The wrapped backend's usage: sealed bytes (a little more than the plaintext) and entry count.

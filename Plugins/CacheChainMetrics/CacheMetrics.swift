@@ -5,7 +5,7 @@ public import CoreMetrics
 ///
 /// Counters (labels under ``prefix``, default `cachechain`): `hits`, `misses`, `revalidations`,
 /// `stale_served`, `stored`, `bytes_stored`, `not_stored`, `invalidations`, `evictions`, `storage_errors`,
-/// `background_revalidations`. The timer `request_duration` is recorded per request with a `cache_status`
+/// `background_revalidations`, `coalesced`. The timer `request_duration` is recorded per request with a `cache_status`
 /// dimension (`hit`, `miss`, `revalidated`, …). Labels never carry URLs or keys, so cardinality stays bounded.
 ///
 /// ```swift
@@ -47,6 +47,7 @@ public struct CacheMetrics: Sendable {
         (.hit, "hits"), (.miss, "misses"), (.revalidated, "revalidations"), (.staleServed, "stale_served"),
         (.stored, "stored"), (.notStored, "not_stored"), (.invalidated, "invalidations"), (.evicted, "evictions"),
         (.storageError, "storage_errors"), (.backgroundRevalidation, "background_revalidations"),
+        (.coalesced, "coalesced"),
     ]
 
     /// The sink to give the client (and storage backends, for evictions): each event increments its counter,

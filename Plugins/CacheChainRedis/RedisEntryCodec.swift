@@ -38,8 +38,9 @@ enum RedisEntryCodec {
 
         /// The entry with a body.
         func entry(body: HTTPBody) -> CacheEntry {
-            var entry = CacheEntry(
-                key: key,
+            CacheEntry(
+                restoringKey: key,
+                variantKey: variantKey,
                 request: request,
                 cached: CachedResponse(
                     response: response,
@@ -51,8 +52,6 @@ enum RedisEntryCodec {
                 ),
                 storedAt: storedAt
             )
-            entry.variantKey = variantKey
-            return entry
         }
     }
 

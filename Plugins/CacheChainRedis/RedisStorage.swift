@@ -1,4 +1,5 @@
 public import CacheChainCore
+import CacheChainPolicy
 import Foundation
 
 /// A shared storage backend on Redis (through hiredis), so every instance of a service reuses what any
@@ -37,6 +38,8 @@ public final class RedisStorage: CacheStorage {
     public let configuration: Configuration
     let pool: RedisConnectionPool
     private let events: CacheEventSink
+    /// The key of secret `Vary` fields' digests (``varyDigestKey(for:)``).
+    let derivedVaryDigestKey: VaryDigestKey
 
     /// Creates a backend; connections are opened lazily, on first use.
     /// - Parameters:
@@ -46,6 +49,7 @@ public final class RedisStorage: CacheStorage {
     public init(configuration: Configuration = Configuration(), events: CacheEventSink = .none) {
         self.configuration = configuration
         self.events = events
+        derivedVaryDigestKey = Self.deriveVaryDigestKey(configuration)
         pool = RedisConnectionPool(configuration: configuration, events: events)
     }
 

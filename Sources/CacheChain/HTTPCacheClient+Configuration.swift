@@ -32,6 +32,10 @@ extension HTTPCacheClient {
         /// Whether `stale-while-revalidate` serves stale responses and refreshes them in the background;
         /// when `false` such responses are validated before being served.
         public var isStaleWhileRevalidateEnabled: Bool
+        /// Whether concurrent requests that one response can answer share one trip to the origin
+        /// (``RequestCoalescingInterceptor``, just outside the cache interceptors); `true` by default. Turn it
+        /// off when every request must reach the transport on its own (e.g. to count or log each one there).
+        public var isRequestCoalescingEnabled: Bool
 
         /// Creates a configuration.
         /// - Parameters:
@@ -47,6 +51,7 @@ extension HTTPCacheClient {
         ///   - maximumEntryFraction: The size rule's fraction.
         ///   - outerInterceptors: Interceptors outside the cache.
         ///   - isStaleWhileRevalidateEnabled: Background revalidation on or off.
+        ///   - isRequestCoalescingEnabled: Request coalescing on (the default) or off.
         public init(
             storage: (any CacheStorage)? = nil,
             requestCachePolicy: RequestCachePolicy = .useProtocolCachePolicy,
@@ -59,7 +64,8 @@ extension HTTPCacheClient {
             willCacheResponse: StorageDecisionInterceptor.WillCacheResponse? = nil,
             maximumEntryFraction: Double = 0.05,
             outerInterceptors: [any HTTPInterceptor] = [],
-            isStaleWhileRevalidateEnabled: Bool = true
+            isStaleWhileRevalidateEnabled: Bool = true,
+            isRequestCoalescingEnabled: Bool = true
         ) {
             self.storage = storage ?? MemoryStorage(capacity: 10 * 1024 * 1024)
             self.requestCachePolicy = requestCachePolicy
@@ -73,6 +79,7 @@ extension HTTPCacheClient {
             self.maximumEntryFraction = maximumEntryFraction
             self.outerInterceptors = outerInterceptors
             self.isStaleWhileRevalidateEnabled = isStaleWhileRevalidateEnabled
+            self.isRequestCoalescingEnabled = isRequestCoalescingEnabled
         }
     }
 }

@@ -13,7 +13,9 @@ extension HTTPCacheClient {
     public func cachedResponse(for request: HTTPRequest) async throws -> CachedResponse? {
         let key = configuration.cacheKeyStrategy.key(for: request)
         let entries = try await configuration.storage.entries(for: key)
-        let engine = CachePolicyEngine(configuration: configuration.policy)
+        let engine = CachePolicyEngine(
+            configuration: configuration.policy, varyDigestKey: configuration.storage.varyDigestKey(for: key)
+        )
         return engine.selectVariant(for: request, among: entries.map(\.exchange)).map { entries[$0].cached }
     }
 
@@ -27,7 +29,10 @@ extension HTTPCacheClient {
         guard cachedResponse.storagePolicy != .notAllowed else { return }
         let key = configuration.cacheKeyStrategy.key(for: request)
         try await configuration.storage.store(
-            CacheEntry(key: key, request: request, cached: cachedResponse, storedAt: configuration.clock.now())
+            CacheEntry(
+                key: key, request: request, cached: cachedResponse, storedAt: configuration.clock.now(),
+                varyDigestKey: configuration.storage.varyDigestKey(for: key)
+            )
         )
     }
 

@@ -14,7 +14,8 @@ public import HTTPTypes
 /// print(second.cacheStatus)               // hit
 /// ```
 /// The default chain is
-/// `configuration.outerInterceptors → CachePolicy → Revalidation → StorageDecision → transport`;
+/// `configuration.outerInterceptors → RequestCoalescing → CachePolicy → Revalidation → StorageDecision → transport`
+/// (without `RequestCoalescing` when ``Configuration/isRequestCoalescingEnabled`` is off);
 /// ``init(pipeline:configuration:)`` takes a pipeline you compose yourself.
 ///
 /// The client owns a ``RevalidationQueue`` for `stale-while-revalidate`; ``withClient(transport:configuration:_:)``
@@ -48,12 +49,14 @@ public struct HTTPCacheClient: Sendable {
         self.revalidationQueue = RevalidationQueue()
     }
 
-    /// The built-in chain for a configuration: its outer interceptors, then cache policy, revalidation and
-    /// storage decision (with the configuration's `willCacheResponse` hook).
+    /// The built-in chain for a configuration: its outer interceptors, then request coalescing (unless
+    /// ``Configuration/isRequestCoalescingEnabled`` is off), cache policy, revalidation and storage decision
+    /// (with the configuration's `willCacheResponse` hook).
     /// - Parameter configuration: The configuration.
-    /// - Returns: The interceptors, outermost first.
+    /// - Returns: The interceptors, outermost first (a new ``RequestCoalescingInterceptor`` each call).
     public static func defaultInterceptors(for configuration: Configuration) -> [any HTTPInterceptor] {
-        configuration.outerInterceptors + [
+        let coalescing: [any HTTPInterceptor] = configuration.isRequestCoalescingEnabled ? [RequestCoalescingInterceptor()] : []
+        return configuration.outerInterceptors + coalescing + [
             CachePolicyInterceptor(),
             RevalidationInterceptor(),
             StorageDecisionInterceptor(

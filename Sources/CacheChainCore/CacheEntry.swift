@@ -13,15 +13,27 @@ public struct CacheEntry: Sendable, Hashable, Codable {
         set { update(keepingExchange: true) { $0.key = newValue } }
     }
     /// The secondary key: the normalized values of the request fields the response's `Vary` names
-    /// (empty when the response has no `Vary`). Storing an entry replaces the variant with the same value.
+    /// (``VaryFields/variantKey(of:varyNames:key:)``; empty when the response has no `Vary`, secret fields as
+    /// keyed digests). Storing an entry replaces the variant with the same value.
     public var variantKey: String {
         get { box.values.variantKey }
         set { update(keepingExchange: true) { $0.variantKey = newValue } }
     }
-    /// The request that produced the response (its fields are needed to match `Vary`).
+    /// What the entry keeps of the request that produced the response: method, scheme, authority, path and
+    /// the fields the response's `Vary` names (``VaryFields/minimized(_:varyingOn:key:)``), never
+    /// `Authorization`, `Proxy-Authorization` or `Cookie` in clear.
+    ///
+    /// Setting it keeps only those parts of the new request, the secret fields digested under the process's
+    /// key (``VaryDigestKey/perProcess``) unless they already hold a digest.
     public var request: HTTPRequest {
         get { box.values.request }
-        set { update(keepingExchange: false) { $0.request = newValue } }
+        set {
+            update(keepingExchange: false) { values in
+                values.request = VaryFields.minimized(
+                    newValue, varyingOn: values.cached.response, key: .perProcess, keepingDigests: true
+                )
+            }
+        }
     }
     /// The cached response.
     public var cached: CachedResponse {
@@ -100,22 +112,50 @@ public struct CacheEntry: Sendable, Hashable, Codable {
         box = Box(values, exchange: keepingExchange ? box.exchange : nil)
     }
 
-    /// Creates an entry, computing its ``variantKey`` from the response's `Vary` and the request.
+    /// Creates an entry from an exchange: computes its ``variantKey`` from the response's `Vary` and the
+    /// request, and keeps only what answering needs of the request (``request``): secret fields never
+    /// reach a backend in clear, whatever `Vary` says.
     /// - Parameters:
     ///   - key: The primary key; by default the key of `request`.
     ///   - request: The request that produced the response.
     ///   - cached: The cached response.
     ///   - storedAt: When it was written; defaults to the response time.
-    public init(key: CacheKey? = nil, request: HTTPRequest, cached: CachedResponse, storedAt: Date? = nil) {
+    ///   - varyDigestKey: The key that digests secret fields named by `Vary`: the backend's
+    ///     ``CacheStorage/varyDigestKey(for:)`` (the built-in interceptors pass it); the process's by default.
+    public init(
+        key: CacheKey? = nil,
+        request: HTTPRequest,
+        cached: CachedResponse,
+        storedAt: Date? = nil,
+        varyDigestKey: VaryDigestKey = .perProcess
+    ) {
         var head = cached
         head.body = .empty
+        let names = VaryFields.names(in: cached.response)
+        let kept = names.isEmpty && request.headerFields.isEmpty
+            ? request : VaryFields.minimized(request, varyingOn: cached.response, key: varyDigestKey)
         box = Box(Values(
             key: key ?? CacheKey(request),
-            variantKey: Self.variantKey(request: request, response: cached.response),
-            request: request,
+            variantKey: VaryFields.variantKey(of: request, varyNames: names, key: varyDigestKey),
+            request: kept,
             cached: head,
             storedAt: storedAt ?? cached.responseTime
         ))
+        body = cached.body
+    }
+
+    /// Restores a stored entry exactly as it was written (a backend's decoder): the request and the
+    /// variant key are taken as they are, nothing is recomputed.
+    /// - Parameters:
+    ///   - key: The primary key.
+    ///   - variantKey: The stored secondary key.
+    ///   - request: The stored (already minimised) request.
+    ///   - cached: The cached response.
+    ///   - storedAt: When it was written.
+    package init(restoringKey key: CacheKey, variantKey: String, request: HTTPRequest, cached: CachedResponse, storedAt: Date) {
+        var head = cached
+        head.body = .empty
+        box = Box(Values(key: key, variantKey: variantKey, request: request, cached: head, storedAt: storedAt))
         body = cached.body
     }
 
@@ -158,23 +198,19 @@ public struct CacheEntry: Sendable, Hashable, Codable {
     /// The policy engine's view of the entry.
     public var exchange: StoredExchange { box.exchange }
 
-    /// Computes the secondary key: each field named by `Vary` (lowercased, sorted) with the request's
-    /// whitespace-normalized values, e.g. `accept=text/html|accept-language=fr`.
+    /// Computes the secondary key: each field named by `Vary` (lowercased, sorted) with the request's value
+    /// as ``VaryFields`` normalises it, e.g. `accept=text/html, application/json|accept-language=fr`; secret
+    /// fields as their digest under `varyDigestKey`.
     /// - Parameters:
     ///   - request: The request whose fields are selected.
     ///   - response: The response whose `Vary` names them.
+    ///   - varyDigestKey: The key of secret fields' digests; the process's by default.
     /// - Returns: The secondary key; empty when the response has no `Vary`, `*` for `Vary: *`.
-    public static func variantKey(request: HTTPRequest, response: HTTPResponse) -> String {
-        let names = response.headerFields[values: .vary]
-            .flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            .filter { !$0.isEmpty }
-        if names.isEmpty { return "" }
-        if names.contains("*") { return "*" }
-        return Set(names).sorted().map { name -> String in
-            let value = HTTPField.Name(name).map { request.headerFields[values: $0] } ?? []
-            let normalized = value.map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
-            return "\(name)=\(normalized.joined(separator: ","))"
-        }.joined(separator: "|")
+    public static func variantKey(
+        request: HTTPRequest,
+        response: HTTPResponse,
+        varyDigestKey: VaryDigestKey = .perProcess
+    ) -> String {
+        VaryFields.variantKey(of: request, varyNames: VaryFields.names(in: response), key: varyDigestKey)
     }
 }

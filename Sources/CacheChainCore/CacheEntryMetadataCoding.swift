@@ -86,12 +86,12 @@ package enum CacheEntryMetadataCoding {
         let storedAt = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.u64()))
         let bodyLength = Int(truncatingIfNeeded: try reader.u64())
         guard reader.isAtEnd, bodyLength >= 0 else { throw reader.malformed("length") }
-        // Created without the response, so that `Vary` is not parsed for a variant key that is then replaced.
-        var entry = CacheEntry(
-            key: key,
+        let entry = CacheEntry(
+            restoringKey: key,
+            variantKey: variantKey,
             request: request,
             cached: CachedResponse(
-                response: HTTPResponse(status: .ok),
+                response: response,
                 body: body,
                 userInfo: CacheUserInfo(encodedValues: info),
                 storagePolicy: policy,
@@ -100,8 +100,6 @@ package enum CacheEntryMetadataCoding {
             ),
             storedAt: storedAt
         )
-        entry.cached.response = response
-        entry.variantKey = variantKey
         return (entry, bodyLength)
     }
 

@@ -24,6 +24,9 @@ public struct CacheEvent: Sendable, Hashable {
         case evicted
         /// A background revalidation started.
         case backgroundRevalidation
+        /// A request joined an equivalent one already in flight and waits for its response
+        /// (`RequestCoalescingInterceptor`).
+        case coalesced
     }
 
     /// What happened.

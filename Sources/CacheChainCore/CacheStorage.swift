@@ -1,3 +1,4 @@
+public import CacheChainPolicy
 public import Foundation
 
 /// A storage backend: keys and bytes, no HTTP.
@@ -62,9 +63,28 @@ public protocol CacheStorage: Sendable {
     ///   - name: The ``CacheUserInfoKey/name`` the entries must hold.
     ///   - shouldRemove: Decides per entry (typically compares the value).
     func removeEntries(withUserInfoNamed name: String, where shouldRemove: @Sendable (CacheEntry) -> Bool) async throws
+
+    /// The key under which entries for this backend digest the secret request fields their response's `Vary`
+    /// names (`Authorization`, `Proxy-Authorization`, `Cookie`; see ``VaryFields``): the built-in interceptors
+    /// make entries and select variants with it.
+    ///
+    /// A persistent backend returns the same key to every process that shares it, so a variant stored by one
+    /// is found by the others (`DiskStorage` keeps one in its directory, readable by its owner only). The
+    /// default is the process's key (``VaryDigestKey/perProcess``), right for anything that lives in memory.
+    /// - Parameter key: The primary key of the entry (a routing backend picks the key of the backend that
+    ///   stores it).
+    /// - Returns: The digest key.
+    func varyDigestKey(for key: CacheKey) -> VaryDigestKey
 }
 
 extension CacheStorage {
+    /// Default implementation: the process's key, ``VaryDigestKey/perProcess``.
+    /// - Parameter key: The primary key (unused).
+    /// - Returns: The process's key.
+    public func varyDigestKey(for key: CacheKey) -> VaryDigestKey {
+        .perProcess
+    }
+
     /// Default implementation: removes the matching variants key by key through ``removeEntries(where:)``.
     /// - Parameter date: The earliest ``CacheEntry/storedAt`` to remove.
     public func removeEntries(storedSince date: Date) async throws {

@@ -7,7 +7,7 @@
 /// ```
 /// The array is the source of truth: `interceptors[0]` is the outermost, sees the request first and the
 /// response last. The chain is folded into closures once, at initialization. The default cache chain is
-/// `UserInfoStamping? → HTTPSEncryption? → CachePolicy → Revalidation → StorageDecision → transport`.
+/// `UserInfoStamping? → HTTPSEncryption? → RequestCoalescing → CachePolicy → Revalidation → StorageDecision → transport`.
 public struct Pipeline: Sendable {
     /// The interceptors, outermost first.
     public let interceptors: [any HTTPInterceptor]

@@ -46,7 +46,9 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
         let isForAnotherHost = context.policyEngine.hostMismatch(of: request.head) != nil
         let entries = isForAnotherHost ? [] : await lookUp(key, context: context, trace: &trace)
         let now = context.now
-        let decision = context.policyEngine.decide(
+        var engine = context.policyEngine
+        engine.varyDigestKey = context.storage.varyDigestKey(for: key)
+        let decision = engine.decide(
             request: request.head,
             policy: context.cachePolicy,
             stored: entries.map(\.exchange),
@@ -83,7 +85,7 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
                 outgoing.head.headerFields[.cacheControl] = "no-cache"
                 outgoing.head.headerFields[.pragma] = "no-cache"
             }
-            let usable = context.policyEngine.selectVariant(for: request.head, among: entries.map(\.exchange))
+            let usable = engine.selectVariant(for: request.head, among: entries.map(\.exchange))
             let fallback = usable.map { entries[$0] }
             return try await fetch(outgoing, context: context, next: next, fallback: fallback, key: key, trace: trace)
 

@@ -1,53 +1,125 @@
 import CacheChainCore
+import HTTPTypes
 
-/// The registry behind ``RequestCoalescingInterceptor``: who leads each in-flight request and who waits.
-actor InFlightRequests {
-    enum Role {
-        case leader
-        case follower(Int)
+/// The registry behind ``RequestCoalescingInterceptor``: the request that leads each identity's trip down
+/// the chain, and the requests waiting for its answer.
+///
+/// One lock guards everything, and a trip allocates nothing beyond its dictionary slot: every request (hits
+/// included) passes here. A flight leaves the registry when its leader finishes, before its waiters are
+/// resumed, so a request that arrives later starts a trip of its own, which finds what the leader stored.
+final class InFlightRequests: Sendable {
+    /// The leader's request and the response it got.
+    struct Answer: Sendable {
+        let request: HTTPRequest
+        let response: PipelineResponse
     }
+
+    /// What a request does after ``join(_:)``.
+    enum Role {
+        /// Run the chain, then call ``finish(_:with:)`` with this flight.
+        case leader(FlightID)
+        /// Call ``wait(for:)`` with this ticket.
+        case follower(Ticket)
+
+        enum Kind { case leader, follower }
+    }
+
+    /// A leader's flight: its identity and a number, since a later flight may have the same identity.
+    struct FlightID: Sendable {
+        let identity: CoalescingIdentity
+        let number: UInt64
+    }
+
+    /// A follower's place in a flight.
+    struct Ticket: Sendable {
+        let flight: FlightID
+        let waiter: UInt64
+    }
+
+    private typealias Continuation = CheckedContinuation<Answer, any Error>
 
     private struct Flight {
-        var waiters: [Int: CheckedContinuation<PipelineResponse, any Error>] = [:]
+        let number: UInt64
+        /// Every waiter that joined; `nil` until it starts waiting.
+        var waiters: [UInt64: Continuation?] = [:]
+
+        /// Adds `number` as a waiter unless it is this flight's own number (the flight was just created for
+        /// it): one dictionary access serves both cases.
+        mutating func join(_ number: UInt64) -> Role.Kind {
+            guard number != self.number else { return .leader }
+            waiters[number] = .some(nil)
+            return .follower
+        }
     }
 
-    private var flights: [String: Flight] = [:]
-    private var nextWaiterID = 0
+    private struct State {
+        var flights: [CoalescingIdentity: Flight] = [:]
+        /// Results for waiters the flight finished before they started waiting.
+        var delivered: [UInt64: Result<Answer, any Error>] = [:]
+        var nextNumber: UInt64 = 0
+    }
+
+    private let state = LockedValue(State())
 
     /// Registers a request: the first of an identity leads, later ones follow.
-    func join(_ identity: String) -> Role {
-        guard flights[identity] != nil else {
-            flights[identity] = Flight()
-            return .leader
+    /// - Complexity: O(1) on average, under the lock.
+    func join(_ identity: CoalescingIdentity) -> Role {
+        state.withLock { state in
+            state.nextNumber += 1
+            let number = state.nextNumber
+            switch state.flights[identity, default: Flight(number: number)].join(number) {
+            case .leader:
+                return .leader(FlightID(identity: identity, number: number))
+            case .follower:
+                let flight = state.flights[identity]?.number ?? 0
+                return .follower(Ticket(flight: FlightID(identity: identity, number: flight), waiter: number))
+            }
         }
-        nextWaiterID += 1
-        return .follower(nextWaiterID)
     }
 
-    /// Waits for the leader's result; a cancelled waiter leaves with `CancellationError`.
-    func wait(for waiter: Int, identity: String) async throws -> PipelineResponse {
+    /// Waits for the leader's result. A cancelled waiter leaves at once with `CancellationError`; the flight
+    /// and the other waiters go on.
+    func wait(for ticket: Ticket) async throws -> Answer {
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                guard flights[identity] != nil, !Task.isCancelled else {
-                    continuation.resume(throwing: CancellationError())
-                    return
+            try await withCheckedThrowingContinuation { (continuation: Continuation) in
+                let ready: Result<Answer, any Error>? = state.withLock { state in
+                    if let result = state.delivered.removeValue(forKey: ticket.waiter) { return result }
+                    let identity = ticket.flight.identity
+                    guard !Task.isCancelled, state.flights[identity]?.number == ticket.flight.number,
+                        state.flights[identity]?.waiters[ticket.waiter] != nil
+                    else { return .failure(CancellationError()) }
+                    state.flights[identity]?.waiters[ticket.waiter] = continuation
+                    return nil
                 }
-                flights[identity]?.waiters[waiter] = continuation
+                if let ready { continuation.resume(with: ready) }
             }
         } onCancel: {
-            Task { await self.cancel(waiter, identity: identity) }
+            let continuation = state.withLock { state -> Continuation? in
+                let identity = ticket.flight.identity
+                guard state.flights[identity]?.number == ticket.flight.number else { return nil }
+                return state.flights[identity]?.waiters.removeValue(forKey: ticket.waiter) ?? nil
+            }
+            continuation?.resume(throwing: CancellationError())
         }
     }
 
-    /// Publishes the leader's result to every waiter and forgets the flight.
-    func finish(_ identity: String, with result: Result<PipelineResponse, any Error>) {
-        guard let flight = flights.removeValue(forKey: identity) else { return }
-        for continuation in flight.waiters.values {
-            continuation.resume(with: result)
+    /// Forgets the flight and hands its result to every waiter (resumed outside the lock).
+    func finish(_ flight: FlightID, with result: Result<Answer, any Error>) {
+        let waiting = state.withLock { state -> [Continuation] in
+            guard let index = state.flights.index(forKey: flight.identity), state.flights.values[index].number == flight.number
+            else { return [] }
+            let finished = state.flights.remove(at: index).value
+            guard !finished.waiters.isEmpty else { return [] }
+            var waiting: [Continuation] = []
+            for (waiter, continuation) in finished.waiters {
+                if let continuation {
+                    waiting.append(continuation)
+                } else {
+                    state.delivered[waiter] = result
+                }
+            }
+            return waiting
         }
-    }
-
-    private func cancel(_ waiter: Int, identity: String) {
-        flights[identity]?.waiters.removeValue(forKey: waiter)?.resume(throwing: CancellationError())
+        for continuation in waiting { continuation.resume(with: result) }
     }
 }

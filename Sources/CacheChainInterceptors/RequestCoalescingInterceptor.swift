@@ -1,30 +1,41 @@
 public import CacheChainCore
 import CacheChainPolicy
+import Foundation
 import HTTPTypes
 
-/// Collapses identical concurrent requests into one trip down the chain: 200 concurrent requests for the
-/// same cold URL reach the origin once.
+/// Collapses concurrent requests that one response can answer into one trip down the chain: 100 concurrent
+/// requests for the same cold URL reach the origin once. On by default in ``HTTPCacheClient``'s chain
+/// (`Configuration.isRequestCoalescingEnabled` turns it off).
 ///
-/// Two requests are identical when their method, cache key and every request field agree (so requests
-/// that differ in a field a `Vary` might name are never merged) and they have no body. The first request
-/// (the leader) runs the rest of the chain; the others wait for its result and get a copy with a
-/// `coalesced` reason added to the trace. Only `GET` and `HEAD` are merged.
+/// Requests are merged when they have no body, are `GET` or `HEAD`, and agree on what decides the answer
+/// besides `Vary` (method, cache key, cache policy, storing permission, timeout, and `Cache-Control`,
+/// `Pragma`, conditional, `Range`, `Authorization` and `Cookie` fields). The first request (the leader) runs
+/// the rest of the chain; the others wait for its response and then check it against their own request as
+/// a cache would check a stored one (RFC 9111 §4.1): when the response's `Vary` names a field whose value
+/// differs, that request goes down the chain itself. A shared response gets a `coalesced` reason in its trace.
 ///
-/// Place it just inside ``CachePolicyInterceptor``: hits never reach it, and only the requests that need the
-/// network (or a revalidation) are merged. A cancelled follower stops waiting at once; when the *leader*
-/// is cancelled, its followers are not failed with its cancellation: one of them leads a new trip.
+/// Errors and cancellation:
+/// - the leader's error (a transport failure, a `not-in-cache`, …) reaches every waiter;
+/// - a cancelled waiter stops waiting at once, and nobody else notices;
+/// - a cancelled leader does not cancel its waiters: one of them leads a new trip.
+///
+/// Place it just outside ``CachePolicyInterceptor``, as the default chain does: the leader looks the
+/// request up, fetches and stores before the waiters are released, and a request that arrives after that
+/// starts a trip of its own that finds the stored response. (Placed inside `CachePolicyInterceptor`, a
+/// request that looked the URL up before the leader stored it but arrived after the leader finished would go
+/// to the origin again.)
 public struct RequestCoalescingInterceptor: HTTPInterceptor {
     private let flights = InFlightRequests()
 
     /// Creates the interceptor (each instance has its own set of in-flight requests).
     public init() {}
 
-    /// Runs the request, or joins an identical one already in flight.
+    /// Runs the request, or waits for an equivalent one already in flight.
     /// - Parameters:
     ///   - request: The request.
     ///   - context: Its context.
     ///   - next: The rest of the chain.
-    /// - Returns: The (shared) response.
+    /// - Returns: This request's response, or the one it shared.
     /// - Throws: The shared trip's error, or `CancellationError` when this waiter is cancelled.
     public func intercept(
         _ request: PipelineRequest,
@@ -35,30 +46,41 @@ public struct RequestCoalescingInterceptor: HTTPInterceptor {
         guard method == .get || method == .head, request.body == nil else {
             return try await next(request, context)
         }
-        let identity = Self.identity(of: request.head, key: context.cacheKeyStrategy.key(for: request.head))
+        let identity = CoalescingIdentity(request.head, context: context)
         // `next` is only valid during this call, so the leader runs it here and publishes the result;
         // followers wait for that publication.
         while true {
-            switch await flights.join(identity) {
-            case .leader:
+            switch flights.join(identity) {
+            case .leader(let flight):
                 do {
                     let response = try await next(request, context)
-                    await flights.finish(identity, with: .success(response))
+                    flights.finish(flight, with: .success(InFlightRequests.Answer(request: request.head, response: response)))
                     return response
                 } catch {
                     let leaderCancelled = error is CancellationError || Task.isCancelled
-                    await flights.finish(identity, with: .failure(leaderCancelled ? LeaderCancelled() : error))
+                    flights.finish(flight, with: .failure(leaderCancelled ? LeaderCancelled() : error))
                     throw error
                 }
-            case .follower(let waiter):
+            case .follower(let ticket):
+                context.events.emit(CacheEvent(.coalesced, key: identity.key))
+                let answer: InFlightRequests.Answer
                 do {
-                    var response = try await flights.wait(for: waiter, identity: identity)
-                    response.trace.append(CacheReason(.coalesced, "shared the response of an identical request in flight"))
-                    return response
+                    answer = try await flights.wait(for: ticket)
                 } catch is LeaderCancelled {
                     try Task.checkCancellation()
                     continue  // this follower has not called `next` yet: it may lead a new trip
                 }
+                guard Self.answer(answer, serves: request.head, engine: context.policyEngine) else {
+                    var response = try await next(request, context)
+                    response.trace.append(CacheReason(
+                        .coalesced,
+                        "an identical request in flight got a response that varies on a field this request sends differently: fetched separately"
+                    ))
+                    return response
+                }
+                var response = answer.response
+                response.trace.append(CacheReason(.coalesced, "shared the response of an identical request in flight"))
+                return response
             }
         }
     }
@@ -66,11 +88,15 @@ public struct RequestCoalescingInterceptor: HTTPInterceptor {
     /// Tells followers that the leader was cancelled, so they retry instead of failing.
     struct LeaderCancelled: Error {}
 
-    static func identity(of head: HTTPRequest, key: CacheKey) -> String {
-        var identity = "\(head.method.rawValue) \(key.stringValue)"
-        for field in head.headerFields {
-            identity += "\n\(field.name.canonicalName): \(field.value)"
-        }
-        return identity
+    /// Whether the leader's response answers `request` as a stored copy would: its `Vary` fields match.
+    static func answer(_ answer: InFlightRequests.Answer, serves request: HTTPRequest, engine: CachePolicyEngine) -> Bool {
+        guard answer.response.head.headerFields.contains(.vary) else { return true }
+        let exchange = StoredExchange(
+            request: answer.request,
+            response: answer.response.head,
+            requestTime: .distantPast,
+            responseTime: .distantPast
+        )
+        return engine.selectVariant(for: request, among: [exchange]) != nil
     }
 }

@@ -109,7 +109,10 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
             context.events.emit(CacheEvent(.notStored, key: key, reasons: ["policy"]))
             return response
         }
-        let entry = CacheEntry(key: key, request: request.head, cached: proposal, storedAt: responseTime)
+        let entry = CacheEntry(
+            key: key, request: request.head, cached: proposal, storedAt: responseTime,
+            varyDigestKey: context.storage.varyDigestKey(for: key)
+        )
         do {
             try await context.storage.store(entry)
             response.trace += verdict.reasons
@@ -141,7 +144,9 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
         let key = context.cacheKeyStrategy.key(for: request.head)
         do {
             let stored = try await context.storage.entries(for: key)
-            guard let index = context.policyEngine.selectVariant(for: request.head, among: stored.map(\.exchange)) else {
+            var engine = context.policyEngine
+            engine.varyDigestKey = context.storage.varyDigestKey(for: key)
+            guard let index = engine.selectVariant(for: request.head, among: stored.map(\.exchange)) else {
                 return
             }
             var entry = stored[index]

@@ -3,8 +3,9 @@ public import HTTPTypes
 extension CachePolicyEngine {
     /// The stored response whose `Vary`-nominated request fields match the request (RFC 9111 §4.1).
     ///
-    /// Field values are compared after combining field lines and normalizing whitespace around commas; a
-    /// field absent from both requests matches. `Vary: *` never matches. When several match, the most
+    /// Field values are compared as ``VaryFields`` normalises them (lines combined, members trimmed; secret
+    /// fields by their keyed digest under ``varyDigestKey``); a field absent from both requests matches.
+    /// `Vary: *` never matches. When several match, the most
     /// recent (by `Date`, then by reception time) is chosen.
     /// - Parameters:
     ///   - request: The new request.
@@ -28,31 +29,25 @@ extension CachePolicyEngine {
         return best
     }
 
-    /// The lowercased field names listed in a response's `Vary` lines.
+    /// The lowercased field names listed in a response's `Vary` lines (``VaryFields/names(in:)``).
     static func varyNames(_ response: HTTPResponse) -> [String] {
-        response.headerFields[values: .vary]
-            .flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingOWS().lowercased() }
-            .filter { !$0.isEmpty }
+        VaryFields.names(in: response)
     }
 
+    /// Whether the stored request's fields named by the stored response's `Vary` match the new request's,
+    /// as ``VaryFields`` normalises them (secret fields by their digest under ``varyDigestKey``).
     private func matchesVary(_ request: HTTPRequest, _ stored: StoredExchange) -> Bool {
         guard stored.response.headerFields.contains(.vary) else { return true }
-        let names = Self.varyNames(stored.response)
+        let names = VaryFields.names(in: stored.response)
         if names.contains("*") { return false }
         for name in names {
-            guard let fieldName = HTTPField.Name(name) else { return false }
-            if Self.normalized(request.headerFields[values: fieldName])
-                != Self.normalized(stored.request.headerFields[values: fieldName])
+            guard HTTPField.Name(name) != nil else { return false }
+            if VaryFields.comparableValue(of: name, in: request, key: varyDigestKey)
+                != VaryFields.storedComparableValue(of: name, in: stored.request)
             {
                 return false
             }
         }
         return true
-    }
-
-    /// Field lines combined into one list with whitespace around members removed.
-    static func normalized(_ values: [String]) -> [String] {
-        values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }.map { $0.trimmingOWS() }
     }
 }

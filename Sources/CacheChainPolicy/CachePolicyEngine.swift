@@ -13,11 +13,18 @@ import HTTPTypes
 public struct CachePolicyEngine: Sendable {
     /// Private or shared mode and the heuristic parameters.
     public var configuration: CachePolicyConfiguration
+    /// The key under which the stored entries the engine is given digested their secret `Vary` fields
+    /// (``VaryFields``): the storage's `varyDigestKey(for:)`, which the cache interceptors set; the
+    /// process's key by default.
+    public var varyDigestKey: VaryDigestKey
 
     /// Creates an engine.
-    /// - Parameter configuration: The rules' parameters; a private cache by default.
-    public init(configuration: CachePolicyConfiguration = .init()) {
+    /// - Parameters:
+    ///   - configuration: The rules' parameters; a private cache by default.
+    ///   - varyDigestKey: The key of the stored entries' secret `Vary` digests; the process's by default.
+    public init(configuration: CachePolicyConfiguration = .init(), varyDigestKey: VaryDigestKey = .perProcess) {
         self.configuration = configuration
+        self.varyDigestKey = varyDigestKey
     }
 
     /// Whether shared-cache rules apply.

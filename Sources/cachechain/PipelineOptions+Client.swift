@@ -73,7 +73,8 @@ extension PipelineOptions {
             storage: try makeStorage(),
             policy: CachePolicyConfiguration(mode: shared ? .sharedCache : .privateCache),
             logger: logger,
-            outerInterceptors: [RedirectInterceptor()]
+            outerInterceptors: [RedirectInterceptor()],
+            isRequestCoalescingEnabled: coalescing
         )
         if let encrypted { configuration.encryptHTTPS(with: encrypted) }
         return HTTPCacheClient(transport: makeTransport(), configuration: configuration)
@@ -107,7 +108,8 @@ extension PipelineOptions {
             case (let file?, let directory?): "\(file) and CA directory \(directory)"
             }
         let encryption = backend == .encrypted ? "HTTPSEncryption → " : ""
-        let chain = "Redirect → \(encryption)CachePolicy → Revalidation → StorageDecision → libcurl"
+        let coalescing = self.coalescing ? "RequestCoalescing → " : ""
+        let chain = "Redirect → \(encryption)\(coalescing)CachePolicy → Revalidation → StorageDecision → libcurl"
         return "\(mode); \(storage), \(largest); chain: \(chain); TLS trust: \(trust)"
     }
 }

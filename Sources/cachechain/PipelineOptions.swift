@@ -25,6 +25,12 @@ struct PipelineOptions: ParsableArguments {
     @Flag(help: "Shared-cache semantics (s-maxage, no private responses) instead of a private cache.")
     var shared = false
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Concurrent requests that one response can answer share one trip to the origin (default: on)."
+    )
+    var coalescing = true
+
     @Option(help: ArgumentHelp("Memory capacity in bytes.", valueName: "bytes"))
     var memoryCapacity: Int = 64 << 20
 

@@ -92,9 +92,9 @@ struct LoopbackSession {
         let configuration = HTTPCacheClient.Configuration(
             storage: storage, clock: clock, events: probe.sink, timeout: .seconds(20), outerInterceptors: outer
         )
-        // Coalescing is explicit until the default chain has it; the counter sees each request that missed.
+        // The counter sees each request that reaches the chain, before the default chain's request coalescing.
         var interceptors = HTTPCacheClient.defaultInterceptors(for: configuration)
-        interceptors.insert(contentsOf: [probe.counter, RequestCoalescingInterceptor()] as [any HTTPInterceptor], at: outer.count + 1)
+        interceptors.insert(probe.counter, at: 0)
         client = HTTPCacheClient(pipeline: Pipeline(interceptors: interceptors, transport: transport), configuration: configuration)
         let sessionConfiguration = URLSessionConfiguration.ephemeral.usingCacheChain(client)
         configure(sessionConfiguration)

@@ -145,8 +145,11 @@ struct URLSessionCachingTests {
                 for _ in 0..<50 {
                     group.addTask { try await net.fetch("/hot").body }
                 }
-                // Every task has missed the cache and reached the coalescer, and the leader waits at the origin.
+                // Every task has reached the chain and joined the leader's flight, and the leader waits at the origin.
                 try await waitUntil("50 requests reached the chain") { net.probe.arrivals.withLock { $0 } == 50 }
+                try await waitUntil("49 requests joined the leader") {
+                    net.probe.events.withLock { $0.count { $0 == .coalesced } } == 49
+                }
                 try await waitUntil("the leader reached the origin") { gate.waitingCount == 1 }
                 gate.open()
                 return try await group.reduce(into: [String]()) { $0.append($1) }

@@ -135,8 +135,10 @@ struct DiskStorageTests {
         #expect(try await DiskStorage(directory: directory.path).entries(for: entry("/kept").key).count == 1)
     }
 
-    @Test("a directory of an older format (1: XXH64 checksums; 2: a separate key-hash index) is emptied and upgraded",
-          arguments: [1, 2])
+    @Test(
+        "a directory of an older format (1: XXH64 checksums; 2: a separate key-hash index; 3: whole requests, secrets included) is emptied and upgraded",
+        arguments: [1, 2, 3]
+    )
     func olderFormatUpgraded(older: Int) async throws {
         let directory = TemporaryDirectory()
         let folder = directory.path + "/v\(older)"
@@ -149,10 +151,10 @@ struct DiskStorageTests {
         #expect(!FileManager.default.fileExists(atPath: folder))
         let format = try String(contentsOfFile: directory.path + "/cachechain-format", encoding: .utf8)
         #expect(format == "\(DiskStorage.formatVersion)\n")
-        #expect(DiskStorage.formatVersion == 3)
+        #expect(DiskStorage.formatVersion == 4)
         try await storage.store(entry("/new"))
         #expect(try await storage.entries(for: entry("/new").key).count == 1)
-        #expect(FileManager.default.fileExists(atPath: directory.path + "/v3/index.sqlite"))
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/v4/index.sqlite"))
     }
 
     @Test("a directory path under a regular file is a typed error")

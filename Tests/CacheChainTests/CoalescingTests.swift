@@ -41,8 +41,8 @@ struct CoalescingTests {
     private func client(_ origin: GatedOrigin) -> HTTPCacheClient {
         HTTPCacheClient(
             pipeline: Pipeline(transport: origin) {
-                CachePolicyInterceptor()
                 RequestCoalescingInterceptor()
+                CachePolicyInterceptor()
                 RevalidationInterceptor()
                 StorageDecisionInterceptor()
             }

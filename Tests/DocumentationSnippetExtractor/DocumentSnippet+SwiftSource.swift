@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a snippet becomes compilable Swift.
 ///
 /// - A snippet that imports `CacheChain` is a **complete program**: it is compiled with its own imports
@@ -22,6 +24,8 @@ extension DocumentSnippet {
         var source = ["// Generated from \(document), line \(fenceLine), by documentation-snippet-extractor: edit \(document), not this file."]
         if !isComplete {
             source += (fragmentImports + ["Foundation", "Testing"]).map { "import \($0)" }
+            // URLSession, URLRequest and URLCache live in FoundationNetworking on Linux.
+            source += ["#if canImport(FoundationNetworking)", "import FoundationNetworking", "#endif"]
         }
         for (offset, line) in ownImports {
             source += [location(offset), line, "#sourceLocation()"]
@@ -42,12 +46,21 @@ extension DocumentSnippet {
         "#sourceLocation(file: \"\(document)\", line: \(fenceLine + 1 + offset))"
     }
 
-    /// The names of the constants and variables the snippet declares at its top level.
+    /// The names of the constants and variables the snippet declares at its top level, tuple patterns
+    /// (`let (data, response) = …`) included.
     private var declaredNames: [String] {
-        code.compactMap { line in
-            guard line.hasPrefix("let ") || line.hasPrefix("var ") else { return nil }
-            let name = line.dropFirst(4).prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-            return name.isEmpty ? nil : String(name)
+        code.flatMap { line -> [String] in
+            guard line.hasPrefix("let ") || line.hasPrefix("var ") else { return [] }
+            let rest = line.dropFirst(4)
+            let isName: (Character) -> Bool = { $0.isLetter || $0.isNumber || $0 == "_" }
+            guard rest.hasPrefix("("), let close = rest.firstIndex(of: ")") else {
+                let name = rest.prefix(while: isName)
+                return name.isEmpty ? [] : [String(name)]
+            }
+            return rest[rest.index(after: rest.startIndex)..<close].split(separator: ",").compactMap { part in
+                let name = part.drop { $0 == " " }.prefix(while: isName)
+                return name.isEmpty || name == "_" ? nil : String(name)
+            }
         }
     }
 

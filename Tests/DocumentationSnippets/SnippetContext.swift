@@ -11,6 +11,9 @@ import CacheChainCurl
 import CacheChainEncryption
 import CacheChainLoopback
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Logging
 
 /// What the prose around a fragment has already introduced.
@@ -51,6 +54,10 @@ struct SnippetContext {
     var plainStorage: any CacheStorage
     /// A loopback origin started by a test.
     var origin: LoopbackOrigin
+    /// A URL the reader loads.
+    var url: URL
+    /// The reader's storage backend.
+    var myStorage: any CacheStorage
 }
 
 /// The reader's own logging interceptor.

@@ -1,4 +1,5 @@
 public import CacheChainCore
+public import CacheChainPolicy
 public import Foundation
 
 /// One storage made of a plain backend and an encrypted one, each entry routed by its URL scheme: the
@@ -45,6 +46,13 @@ public struct HTTPSRoutedStorage: CacheStorage {
 
     private var backends: [any CacheStorage] {
         if let encrypted { [plain, encrypted] } else { [plain] }
+    }
+
+    /// The key of the backend of the key's scheme.
+    /// - Parameter key: The primary key.
+    /// - Returns: That backend's ``CacheStorage/varyDigestKey(for:)``.
+    public func varyDigestKey(for key: CacheKey) -> VaryDigestKey {
+        backend(forScheme: key.scheme).varyDigestKey(for: key)
     }
 
     /// The key's variants from the backend of its scheme.

@@ -49,9 +49,24 @@ extension DiskStorage {
         try POSIXFile.writeAtomically(Array("\(formatVersion)\n".utf8), to: "\(directory)/\(formatFileName)")
     }
 
+    /// Gives the cache's directories and top-level files their owner-only modes (``OwnerOnlyAccess``): the
+    /// directory, its format file, `v<format>/` with `tmp/` and every shard folder, and the index files.
+    /// Entry files are repaired by the sweep (their folders already keep other users out).
+    static func restrictToOwner(directory: String, root: String) throws(CacheChainError) {
+        try OwnerOnlyAccess.restrict("\(directory)/\(formatFileName)")
+        try OwnerOnlyAccess.restrict(root)
+        try OwnerOnlyAccess.restrict(root + "/tmp")
+        for name in POSIXFile.list(root) where name.utf8.count == 2 {
+            try OwnerOnlyAccess.restrict("\(root)/\(name)")
+        }
+        for suffix in ["", "-wal", "-shm"] { try OwnerOnlyAccess.restrict(root + "/index.sqlite" + suffix) }
+        try OwnerOnlyAccess.restrict("\(root)/\(varyDigestKeyFileName)")
+    }
+
     /// Opens the index; a damaged database file (corrupt pages, or a schema our statements no longer
     /// compile against) is replaced by an empty index.
     static func openIndex(_ root: String, durable: Bool) throws(CacheChainError) -> DiskIndex {
+        OwnerOnlyAccess.createFile(root + "/index.sqlite")
         do throws(CacheChainError) {
             return try DiskIndex(path: root + "/index.sqlite", durable: durable)
         } catch {
@@ -65,6 +80,7 @@ extension DiskStorage {
     /// Deletes the index database and creates an empty one.
     static func resetIndex(_ root: String, durable: Bool) throws(CacheChainError) -> DiskIndex {
         for suffix in ["", "-wal", "-shm"] { POSIXFile.remove(root + "/index.sqlite" + suffix) }
+        OwnerOnlyAccess.createFile(root + "/index.sqlite")
         return try DiskIndex(path: root + "/index.sqlite", durable: durable)
     }
 
@@ -93,6 +109,7 @@ extension DiskStorage {
         let limit = POSIXFile.now() - Self.graceSeconds(configuration.orphanGracePeriod)
         for name in POSIXFile.list(directory) {
             let path = "\(directory)/\(name)"
+            try? OwnerOnlyAccess.restrict(path)
             guard let time = POSIXFile.modificationTime(path), time <= limit else { continue }
             if let referenced = try? indexCall({ () throws(CacheChainError) in try index.isReferenced(file: name) }), !referenced {
                 POSIXFile.remove(path)

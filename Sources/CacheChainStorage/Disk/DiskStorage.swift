@@ -1,4 +1,5 @@
 public import CacheChainCore
+import CacheChainPolicy
 import Foundation
 
 /// A persistent backend on a directory: crash-consistent, checked on every read, safe to share between
@@ -9,11 +10,12 @@ import Foundation
 /// let client = HTTPCacheClient(transport: CurlTransport(), configuration: .init(storage: disk))
 /// ```
 ///
-/// **Layout.** `<directory>/cachechain-format` holds the format version (`3`); everything else is under
-/// `<directory>/v3/`: `index.sqlite` (SQLite, WAL) with one row per variant, `tmp/` for files being
-/// written, and `00/`…`ff/` for entry files. Bodies up to ``Configuration/inlineBodyLimit`` live in the
+/// **Layout.** `<directory>/cachechain-format` holds the format version (`4`); everything else is under
+/// `<directory>/v4/`: `index.sqlite` (SQLite, WAL) with one row per variant, `tmp/` for files being
+/// written, and `00/`…`ff/` for entry files. Only the owner can read any of it: directories are 0700 and
+/// files 0600, created so and checked (and repaired) when the cache is opened. Bodies up to ``Configuration/inlineBodyLimit`` live in the
 /// index row; larger ones in an entry file named by the SHA-256 of key and variant plus a unique write id.
-/// A directory of format 1 or 2 (an older build's) is emptied and upgraded; a newer or unknown format is refused
+/// A directory of format 1, 2 or 3 (an older build's) is emptied and upgraded; a newer or unknown format is refused
 /// with `invalid-configuration` (never wiped).
 ///
 /// **Writes.** A large body is streamed to a temporary file (bounded memory), synced when
@@ -41,6 +43,8 @@ public actor DiskStorage: CacheStorage {
     public nonisolated let configuration: Configuration
     /// The byte limit now: ``Configuration/capacity`` until ``setCapacity(_:)`` changes it.
     var capacity: Int
+    /// The directory's key for secret `Vary` fields (``varyDigestKey(for:)``).
+    nonisolated let directoryVaryDigestKey: VaryDigestKey
     let root: String
     var index: DiskIndex
     /// Decodings of recently read metadata, reused while the bytes are the same.
@@ -55,10 +59,12 @@ public actor DiskStorage: CacheStorage {
     /// The directory format this build reads and writes, recorded in `<directory>/cachechain-format`.
     /// A directory of an older format is emptied and upgraded when opened (format 1 used XXH64 checksums;
     /// 2, XXH3 checksums and a separate key-hash index; 3 addresses a key's rows by their row ids, see
-    /// `DiskIndex`); a newer or unknown one is refused.
-    public static let formatVersion = 3
+    /// `DiskIndex`, and kept every request field; 4 keeps only the fields `Vary` names, secret ones as keyed
+    /// digests, so the entries of 3, which may hold `Authorization` or `Cookie` in clear, are dropped); a
+    /// newer or unknown one is refused.
+    public static let formatVersion = 4
     /// Older formats this build upgrades by deleting their folder.
-    static let olderFormats = [1, 2]
+    static let olderFormats = [1, 2, 3]
     static let pendingUseLimit = 256
 
     /// Opens (creating when needed) a disk cache.
@@ -71,9 +77,12 @@ public actor DiskStorage: CacheStorage {
         var directory = configuration.directory
         if directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
         try POSIXFile.makeDirectories(directory)
+        try OwnerOnlyAccess.restrict(directory)
         try Self.checkFormat(directory)
         root = directory + "/v\(Self.formatVersion)"
         try POSIXFile.makeDirectories(root + "/tmp")
+        try Self.restrictToOwner(directory: directory, root: root)
+        directoryVaryDigestKey = try Self.loadVaryDigestKey(root)
         index = try Self.openIndex(root, durable: configuration.durability == .durable)
         Self.sweepTemporaryFiles(root, grace: configuration.orphanGracePeriod)
     }

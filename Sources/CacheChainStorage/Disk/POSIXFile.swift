@@ -27,12 +27,12 @@ enum POSIXFile {
         return CacheChainError(.storageFailed, "\(doing) failed: \(errorText)\(hint)")
     }
 
-    /// Creates a directory and its missing parents.
+    /// Creates a directory and its missing parents, each readable by its owner only (mode 0700).
     static func makeDirectories(_ path: String) throws(CacheChainError) {
         var current = ""
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
             current += "/" + component
-            if mkdir(current, 0o755) != 0, errno != EEXIST {
+            if mkdir(current, OwnerOnlyAccess.directoryMode) != 0, errno != EEXIST {
                 throw failure("creating the cache directory \(current)")
             }
         }
@@ -118,19 +118,24 @@ enum POSIXFile {
         return bytes
     }
 
-    /// Writes a small file atomically (temporary file, then rename).
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(CacheChainError) {
-        let temporary = "\(path).\(randomHex()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw failure("creating \(temporary)") }
+    /// Writes a small new file (mode 0600) and syncs it; the file must not exist.
+    static func writeNew(_ bytes: [UInt8], to path: String) throws(CacheChainError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, OwnerOnlyAccess.fileMode)
+        guard descriptor >= 0 else { throw failure("creating \(path)") }
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         let synced = fsync(descriptor) == 0
         close(descriptor)
         guard written == bytes.count, synced else {
-            let error = failure("writing \(temporary)")
-            unlink(temporary)
+            let error = failure("writing \(path)")
+            unlink(path)
             throw error
         }
+    }
+
+    /// Writes a small file atomically (temporary file, then rename), readable by its owner only (mode 0600).
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(CacheChainError) {
+        let temporary = "\(path).\(randomHex()).tmp"
+        try writeNew(bytes, to: temporary)
         do throws(CacheChainError) {
             try move(temporary, path)
         } catch {

@@ -1,4 +1,5 @@
 public import CacheChainCore
+public import CacheChainPolicy
 public import Foundation
 
 /// A memory tier in front of a disk tier, like `URLCache`: hits come from memory when they can, from disk
@@ -59,6 +60,13 @@ public struct TieredStorage: CacheStorage {
             merged.append(entry)
         }
         return merged.sorted { $0.storedAt > $1.storedAt }
+    }
+
+    /// The disk tier's key: entries are made once for both tiers, and the disk keeps them across processes.
+    /// - Parameter key: The primary key.
+    /// - Returns: The disk tier's ``CacheStorage/varyDigestKey(for:)``.
+    public func varyDigestKey(for key: CacheKey) -> VaryDigestKey {
+        disk.varyDigestKey(for: key)
     }
 
     /// Stores an entry in the tiers its storage policy allows.

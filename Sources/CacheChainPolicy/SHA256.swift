@@ -1,8 +1,9 @@
-/// SHA-256 (FIPS 180-4) in pure Swift: the stable, cryptographic hash that names entry files.
+/// SHA-256 (FIPS 180-4) and HMAC-SHA256 (RFC 2104) in pure Swift: the stable, cryptographic hash that names
+/// disk entry files, and the keyed digest that stands for secret request fields named by `Vary`.
 ///
-/// The storage module must not need libssl, and file names must never depend on Swift's per-process
-/// `hashValue` seed. Tested against the FIPS 180-4 / NIST example vectors.
-struct SHA256 {
+/// The policy and storage modules must not need libssl, and file names must never depend on Swift's
+/// per-process `hashValue` seed. Tested against the FIPS 180-4 / NIST example vectors and RFC 4231.
+package struct SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
         0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
@@ -20,8 +21,11 @@ struct SHA256 {
     private var pending: [UInt8] = []
     private var totalBytes: UInt64 = 0
 
+    /// A hasher with nothing added yet.
+    package init() {}
+
     /// Adds bytes.
-    mutating func update(_ bytes: some Sequence<UInt8>) {
+    package mutating func update(_ bytes: some Sequence<UInt8>) {
         for byte in bytes {
             pending.append(byte)
             totalBytes &+= 1
@@ -33,7 +37,7 @@ struct SHA256 {
     }
 
     /// The 32-byte digest of everything added (pads a copy; the hasher is not reusable afterwards).
-    func finalize() -> [UInt8] {
+    package func finalize() -> [UInt8] {
         var copy = self
         let bitLength = totalBytes &* 8
         copy.pending.append(0x80)
@@ -56,18 +60,40 @@ struct SHA256 {
     }
 
     /// The digest of `bytes`.
-    static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+    package static func hash(_ bytes: some Sequence<UInt8>) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// The digest of `bytes` as 64 lowercase hex digits.
-    static func hexDigest(_ bytes: some Sequence<UInt8>) -> String {
+    package static func hexDigest(_ bytes: some Sequence<UInt8>) -> String {
+        hex(hash(bytes))
+    }
+
+    /// HMAC-SHA256 (RFC 2104) of `message` under `key`.
+    /// - Parameters:
+    ///   - key: The key; one longer than the 64-byte block is hashed first.
+    ///   - message: The authenticated bytes.
+    /// - Returns: The 32-byte code.
+    package static func authenticationCode(key: [UInt8], message: some Sequence<UInt8>) -> [UInt8] {
+        var block = key.count > 64 ? hash(key) : key
+        block += [UInt8](repeating: 0, count: 64 - block.count)
+        var inner = SHA256()
+        inner.update(block.map { $0 ^ 0x36 })
+        inner.update(message)
+        var outer = SHA256()
+        outer.update(block.map { $0 ^ 0x5c })
+        outer.update(inner.finalize())
+        return outer.finalize()
+    }
+
+    /// Bytes as lowercase hex digits.
+    package static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
-        text.reserveCapacity(64)
-        for byte in hash(bytes) {
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 0x0f)])
         }

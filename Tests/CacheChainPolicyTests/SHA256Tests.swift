@@ -1,4 +1,4 @@
-@testable import CacheChainStorage
+import CacheChainPolicy
 import Testing
 
 @Suite("SHA-256")
@@ -40,5 +40,20 @@ struct SHA256Tests {
         #expect(Set(digests).count == 4)
         #expect(digests[0] == "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318")
         #expect(digests[3] == "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb")
+    }
+
+    @Test(
+        "HMAC-SHA256: RFC 4231 test cases 1, 2 and 6 (a key longer than the block is hashed first)",
+        arguments: [
+            ([UInt8](repeating: 0x0b, count: 20), "Hi There", "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7"),
+            (Array("Jefe".utf8), "what do ya want for nothing?", "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"),
+            (
+                [UInt8](repeating: 0xaa, count: 131), "Test Using Larger Than Block-Size Key - Hash Key First",
+                "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
+            ),
+        ]
+    )
+    func hmacVectors(key: [UInt8], message: String, code: String) {
+        #expect(SHA256.hex(SHA256.authenticationCode(key: key, message: Array(message.utf8))) == code)
     }
 }
