@@ -1,4 +1,5 @@
 import CacheChain
+import CacheChainCurl
 import CacheChainFoundation
 import CacheChainLoopback
 import CacheChainTesting
@@ -16,6 +17,12 @@ struct CacheDirectory {
         CacheChainURLCache(memoryCapacity: memory, diskCapacity: disk, directory: url)
     }
 
+    /// A cache over the same kind of tiers whose client reads a manual clock.
+    func open(clock: ManualClock) throws -> CacheChainURLCache {
+        let storage = TieredStorage(memory: MemoryStorage(capacity: 1 << 20), disk: try DiskStorage(directory: url.path, capacity: 8 << 20))
+        return CacheChainURLCache(client: HTTPCacheClient(transport: CurlTransport(), configuration: .init(storage: storage, clock: clock)))
+    }
+
     func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
@@ -23,7 +30,7 @@ struct CacheDirectory {
 struct DocumentedBehaviour: Sendable, CustomTestStringConvertible {
     let member: String
     let documented: String
-    let check: @Sendable (CacheDirectory) async throws -> Void
+    let check: @Sendable (CacheDirectory) throws -> Void
     var testDescription: String { "\(member): \(documented)" }
 }
 
@@ -116,17 +123,18 @@ let documentedBehaviours: [DocumentedBehaviour] = [
         #expect(body(dir.open().cachedResponse(for: URLRequest(url: otherURL))) == "b")
     },
     DocumentedBehaviour(member: "removeCachedResponses(since:)", documented: "clears the responses cached since the date, keeps older ones") { dir in
-        let cache = dir.open()
+        let clock = ManualClock()
+        let cache = try dir.open(clock: clock)
         cache.storeCachedResponse(response("old"), for: URLRequest(url: url))
-        let afterOld = Date()
-        try await waitUntil("the clock moved past the old store") { Date() > afterOld }
-        let boundary = Date()
-        try await waitUntil("the clock passed the boundary") { Date() > boundary }
+        clock.advance(by: 60)
+        let boundary = clock.now()
+        clock.advance(by: 60)
         cache.storeCachedResponse(response("new", to: otherURL), for: URLRequest(url: otherURL))
         cache.removeCachedResponses(since: boundary)
         #expect(body(cache.cachedResponse(for: URLRequest(url: url))) == "old")
         #expect(cache.cachedResponse(for: URLRequest(url: otherURL)) == nil)
         #expect(dir.open().cachedResponse(for: URLRequest(url: otherURL)) == nil)
+        #expect(body(dir.open().cachedResponse(for: URLRequest(url: url))) == "old")
     },
     DocumentedBehaviour(member: "removeAllCachedResponses()", documented: "clears the cache, memory and disk, also for a restarted instance") { dir in
         let cache = dir.open()
@@ -178,11 +186,16 @@ struct CacheChainURLCacheTests {
     func documented(_ behaviour: DocumentedBehaviour) async throws {
         let directory = CacheDirectory()
         defer { directory.remove() }
-        try await behaviour.check(directory)
+        // URLCache's members are synchronous and block their thread: never one of Swift's cooperative threads.
+        try await offPool { try behaviour.check(directory) }
     }
 
     @Test("the data-task members act on the task's current request; getCachedResponse answers on a background queue")
     func dataTaskMembers() async throws {
+        try await offPool { try await checkDataTaskMembers() }
+    }
+
+    private func checkDataTaskMembers() async throws {
         let directory = CacheDirectory()
         defer { directory.remove() }
         let cache = directory.open()
@@ -201,6 +214,10 @@ struct CacheChainURLCacheTests {
 
     @Test("URLCache.shared can be a CacheChainURLCache, and a session using its client reads and writes the same entries")
     func sharedCacheAndSession() async throws {
+        try await offPool { try await checkSharedCacheAndSession() }
+    }
+
+    private func checkSharedCacheAndSession() async throws {
         let directory = CacheDirectory()
         defer { directory.remove() }
         let origin = try await LoopbackOrigin.start()
@@ -234,7 +251,11 @@ struct CacheChainURLCacheTests {
     }
 
     @Test("a disk tier that cannot be opened leaves a memory-only cache and says why")
-    func unusableDirectory() throws {
+    func unusableDirectory() async throws {
+        try await offPool { try checkUnusableDirectory() }
+    }
+
+    private func checkUnusableDirectory() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("cachechain-not-a-directory-\(UUID().uuidString)")
         try Data("file".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }

@@ -147,3 +147,20 @@ func withLoopbackSession<T>(
         throw error
     }
 }
+
+/// Runs `body` in the current task (its test context included) on a dispatch thread instead of one of Swift's
+/// cooperative threads: URLCache's synchronous members block their thread, and on two cores the cooperative
+/// pool has two threads, shared by every test running in parallel.
+func offPool<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
+    try await withTaskExecutorPreference(DispatchThreadExecutor()) { try await body() }
+}
+
+/// A task executor that runs each job on a dispatch queue of its own.
+final class DispatchThreadExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "cachechain.tests.off-pool")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
