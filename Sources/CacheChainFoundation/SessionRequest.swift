@@ -18,7 +18,7 @@ struct SessionRequest: Sendable {
     /// The cache policy: the request's own, or the configuration's when the request keeps the default.
     var cachePolicy: RequestCachePolicy
     /// The whole request's time limit, from `timeoutInterval` or the configuration's
-    /// `timeoutIntervalForRequest`; `nil` leaves the client's.
+    /// `timeoutIntervalForRequest`; `nil` (no usable interval) leaves the client's.
     var timeout: Duration?
 
     /// Builds the request a task sends.
@@ -48,11 +48,14 @@ struct SessionRequest: Sendable {
         // A request keeps URLRequest's default interval (60 s) unless it set its own: then the configuration's applies.
         let interval = request.timeoutInterval != Self.defaultTimeoutInterval
             ? request.timeoutInterval : (configuration?.timeoutIntervalForRequest ?? request.timeoutInterval)
-        timeout = interval > 0 && interval.isFinite ? .milliseconds(Int64(interval * 1000)) : nil
+        // 0, negative, infinite or absurd intervals (a year and more) leave the client's own limit.
+        timeout = interval > 0 && interval < Self.longestTimeout ? .milliseconds(Int64(interval * 1000)) : nil
     }
 
     /// `URLRequest`'s default `timeoutInterval`.
     static let defaultTimeoutInterval: TimeInterval = 60
+    /// Intervals from this one up leave the client's own limit (365 days).
+    static let longestTimeout: TimeInterval = 365 * 24 * 3600
 
     /// Reads the body a task sends: the task's own (an upload's data, file or stream), else the request's
     /// `httpBody` or `httpBodyStream`. Runs on the task's work queue, never on Swift's cooperative pool.

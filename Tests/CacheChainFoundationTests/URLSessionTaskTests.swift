@@ -52,6 +52,12 @@ struct URLSessionTaskTests {
             let error = await #expect(throws: URLError.self) { _ = try await net.session.data(for: request) }
             #expect(error?.code == .timedOut)
             gate.open()
+            // An infinite or absurd interval leaves the client's own limit (no overflow, no instant timeout).
+            for interval in [TimeInterval.greatestFiniteMagnitude, .infinity] {
+                request.timeoutInterval = interval
+                let (data, _) = try await net.session.data(for: request)
+                #expect(String(decoding: data, as: UTF8.self) == "never in time")
+            }
         }
     }
 
