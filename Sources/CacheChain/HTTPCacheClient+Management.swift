@@ -12,7 +12,7 @@ extension HTTPCacheClient {
     /// - Throws: A storage error.
     public func cachedResponse(for request: HTTPRequest) async throws -> CachedResponse? {
         let key = configuration.cacheKeyStrategy.key(for: request)
-        let entries = try await configuration.storage.entries(for: key)
+        let entries = try await configuration.storage.entries(for: key, matching: request)
         let engine = CachePolicyEngine(
             configuration: configuration.policy, varyDigestKey: configuration.storage.varyDigestKey(for: key)
         )

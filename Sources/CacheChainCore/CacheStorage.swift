@@ -1,5 +1,6 @@
 public import CacheChainPolicy
 public import Foundation
+public import HTTPTypes
 
 /// A storage backend: keys and bytes, no HTTP.
 ///
@@ -17,6 +18,20 @@ public protocol CacheStorage: Sendable {
     /// - Returns: The variants; empty when nothing is stored.
     /// - Throws: A storage error (I/O, integrity); callers treat it as a miss.
     func entries(for key: CacheKey) async throws -> [CacheEntry]
+
+    /// Returns the stored variants of a key that may answer a request: at least every variant whose
+    /// ``CacheEntry/variantKey`` is the request's under that variant's `Vary` (``VaryFields``, with
+    /// ``varyDigestKey(for:)``), most recently stored first. What the cache interceptors look up.
+    ///
+    /// A backend that indexes variants (`DiskStorage`) finds those at a cost independent of how many
+    /// variants the key has; the default returns every variant (``entries(for:)``), which is always correct:
+    /// the policy engine selects among what it is given.
+    /// - Parameters:
+    ///   - key: The primary key.
+    ///   - request: The request to answer.
+    /// - Returns: The candidate variants; empty when nothing is stored.
+    /// - Throws: A storage error; callers treat it as a miss.
+    func entries(for key: CacheKey, matching request: HTTPRequest) async throws -> [CacheEntry]
 
     /// Stores an entry, replacing the stored variant with the same key and variant key.
     /// - Parameter entry: The entry.
@@ -78,6 +93,16 @@ public protocol CacheStorage: Sendable {
 }
 
 extension CacheStorage {
+    /// Default implementation: every variant, ``entries(for:)``.
+    /// - Parameters:
+    ///   - key: The primary key.
+    ///   - request: The request (unused).
+    /// - Returns: Every stored variant of the key.
+    /// - Throws: What ``entries(for:)`` throws.
+    public func entries(for key: CacheKey, matching request: HTTPRequest) async throws -> [CacheEntry] {
+        try await entries(for: key)
+    }
+
     /// Default implementation: the process's key, ``VaryDigestKey/perProcess``.
     /// - Parameter key: The primary key (unused).
     /// - Returns: The process's key.

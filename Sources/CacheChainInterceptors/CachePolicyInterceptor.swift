@@ -44,7 +44,7 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
         var trace: [CacheReason] = []
         // A request for another virtual host (its Host field) must not see, nor fall back on, the URL's entries.
         let isForAnotherHost = context.policyEngine.hostMismatch(of: request.head) != nil
-        let entries = isForAnotherHost ? [] : await lookUp(key, context: context, trace: &trace)
+        let entries = isForAnotherHost ? [] : await lookUp(key, request: request.head, context: context, trace: &trace)
         let now = context.now
         var engine = context.policyEngine
         engine.varyDigestKey = context.storage.varyDigestKey(for: key)
@@ -112,9 +112,14 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
 
     // MARK: - Paths
 
-    private func lookUp(_ key: CacheKey, context: InterceptorContext, trace: inout [CacheReason]) async -> [CacheEntry] {
+    private func lookUp(
+        _ key: CacheKey,
+        request: HTTPRequest,
+        context: InterceptorContext,
+        trace: inout [CacheReason]
+    ) async -> [CacheEntry] {
         do {
-            return try await context.storage.entries(for: key)
+            return try await context.storage.entries(for: key, matching: request)
         } catch {
             trace.append(CacheReason(.storageError, "lookup failed: \(error)"))
             context.events.emit(CacheEvent(.storageError, key: key, reasons: ["lookup", "\(error)"]))

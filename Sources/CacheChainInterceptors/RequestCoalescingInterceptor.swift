@@ -91,8 +91,9 @@ public struct RequestCoalescingInterceptor: HTTPInterceptor {
     /// Whether the leader's response answers `request` as a stored copy would: its `Vary` fields match.
     static func answer(_ answer: InFlightRequests.Answer, serves request: HTTPRequest, engine: CachePolicyEngine) -> Bool {
         guard answer.response.head.headerFields.contains(.vary) else { return true }
+        // As a stored entry would hold it: secret fields digested, so a follower with the same cookie matches.
         let exchange = StoredExchange(
-            request: answer.request,
+            request: VaryFields.minimized(answer.request, varyingOn: answer.response.head, key: engine.varyDigestKey),
             response: answer.response.head,
             requestTime: .distantPast,
             responseTime: .distantPast

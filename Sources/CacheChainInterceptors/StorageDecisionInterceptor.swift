@@ -143,7 +143,7 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
         }
         let key = context.cacheKeyStrategy.key(for: request.head)
         do {
-            let stored = try await context.storage.entries(for: key)
+            let stored = try await context.storage.entries(for: key, matching: request.head)
             var engine = context.policyEngine
             engine.varyDigestKey = context.storage.varyDigestKey(for: key)
             guard let index = engine.selectVariant(for: request.head, among: stored.map(\.exchange)) else {

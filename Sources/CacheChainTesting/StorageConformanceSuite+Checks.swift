@@ -30,6 +30,22 @@ extension StorageConformanceSuite {
         try expect(Set(found.map(\.cached.body)) == ["fr-2", "en"], "variants", "the replaced variant is wrong")
     }
 
+    static func matchingVariants(_ storage: any CacheStorage) async throws {
+        let variants = ["fr", "en", "de"].enumerated().map { makeEntry(path: "/m", body: HTTPBody(string: $1), language: $1, storedAt: Double($0)) }
+        for entry in variants { try await storage.store(entry) }
+        let plain = makeEntry(path: "/m-plain", body: "plain")
+        try await storage.store(plain)
+        for entry in variants {
+            let found = try await storage.entries(for: entry.key, matching: entry.request)
+            try expect(found.contains { $0.variantKey == entry.variantKey }, "matching-variants",
+                       "entries(for:matching:) misses the request's own variant \(entry.variantKey)")
+            try expect(found.allSatisfy { candidate in variants.contains { $0.variantKey == candidate.variantKey } }, "matching-variants",
+                       "entries(for:matching:) returned something that is not a stored variant")
+        }
+        let other = try await storage.entries(for: plain.key, matching: HTTPRequest(method: .get, scheme: "https", authority: "conformance.test", path: "/m-plain"))
+        try expect(other.map(\.cached.body) == ["plain"], "matching-variants", "a key without Vary must return its one entry")
+    }
+
     static func removeKey(_ storage: any CacheStorage) async throws {
         let a = makeEntry(path: "/a", language: "fr")
         let a2 = makeEntry(path: "/a", language: "en")

@@ -82,6 +82,7 @@ public struct StorageConformanceSuite: Sendable {
         [
             Check(name: "round-trip", run: roundTrip),
             Check(name: "variants", run: variants),
+            Check(name: "matching-variants", run: matchingVariants),
             Check(name: "remove-key", run: removeKey),
             Check(name: "remove-all", run: removeAll),
             Check(name: "remove-since", run: removeSince),

@@ -18,13 +18,13 @@ struct RequestCoalescingTests {
         let joined = LockedValue(0)
         let client: HTTPCacheClient
 
-        init(coalescing: Bool = true, vary: Bool = false) async throws {
+        init(coalescing: Bool = true, vary: Bool = false, varyField: String = "Accept-Language") async throws {
             origin = try await LoopbackOrigin.start()
             let gate = self.gate
             origin.route("/held") { request in
                 var route = LoopbackRoute(
-                    headers: [("Cache-Control", "max-age=60")] + (vary ? [("Vary", "Accept-Language")] : []),
-                    body: "body for \(request.header("Accept-Language") ?? "anyone")"
+                    headers: [("Cache-Control", "max-age=60")] + (vary ? [("Vary", varyField)] : []),
+                    body: "body for \(request.header(varyField) ?? "anyone")"
                 )
                 route.gate = gate
                 return route
@@ -42,15 +42,16 @@ struct RequestCoalescingTests {
 
         var url: String { origin.url("/held") }
 
-        func get(language: String? = nil, timeout: Duration? = nil) async throws -> PipelineResponse {
+        func get(language: String? = nil, cookie: String? = nil, timeout: Duration? = nil) async throws -> PipelineResponse {
             var request = try HTTPRequest(url: url)
             if let language { request.headerFields[.acceptLanguage] = language }
+            if let cookie { request.headerFields[.cookie] = cookie }
             return try await client.send(PipelineRequest(head: request), timeout: timeout)
         }
 
         /// Starts the leader and waits until its request is held at the origin.
-        func startLeader(language: String? = nil, timeout: Duration? = nil) async throws -> Task<PipelineResponse, any Error> {
-            let leader = Task { try await get(language: language, timeout: timeout) }
+        func startLeader(language: String? = nil, cookie: String? = nil, timeout: Duration? = nil) async throws -> Task<PipelineResponse, any Error> {
+            let leader = Task { try await get(language: language, cookie: cookie, timeout: timeout) }
             try await waitUntil("the leader's request reaches the origin") { gate.waitingCount == 1 }
             return leader
         }
@@ -77,6 +78,26 @@ struct RequestCoalescingTests {
         let separate = try await french.value
         #expect(separate.body.string == "body for fr")
         #expect(separate.trace.contains { $0.code == .coalesced && $0.detail.contains("fetched separately") })
+        #expect(setup.origin.requestCount(for: "/held") == 2)
+        try await setup.origin.shutdown()
+    }
+
+    @Test("with Vary: Cookie, waiters with the leader's cookie share its response (the cookie compared by its digest); another cookie fetches its own")
+    func varyOnCookieIsRechecked() async throws {
+        let setup = try await Setup(vary: true, varyField: "Cookie")
+        let leader = try await setup.startLeader(cookie: "session=alice")
+        let alice = (0..<2).map { _ in Task { try await setup.get(cookie: "session=alice") } }
+        try await setup.waitForJoined(2)
+        let mallory = Task { try await setup.get(cookie: "session=mallory") }  // another cookie: a flight of its own
+        try await waitUntil("mallory's request reaches the origin") { setup.gate.waitingCount == 2 }
+        setup.gate.open()
+        #expect(try await leader.value.body.string == "body for session=alice")
+        for waiter in alice {
+            let response = try await waiter.value
+            #expect(response.body.string == "body for session=alice")
+            #expect(response.trace.contains { $0.code == .coalesced && $0.detail.contains("shared") })
+        }
+        #expect(try await mallory.value.body.string == "body for session=mallory")
         #expect(setup.origin.requestCount(for: "/held") == 2)
         try await setup.origin.shutdown()
     }

@@ -6,6 +6,7 @@
 //   cachechain-storage-probe big <dir> <bytes>               store and serve one large body; peak RSS
 //   cachechain-storage-probe file-size-limit <dir>           writes hit RLIMIT_FSIZE (a stand-in for ENOSPC)
 //   cachechain-storage-probe unprivileged <dir>              opens a cache it may not write, as nobody
+//   cachechain-storage-probe variant-flood <dir> <count>     stores <count> Vary variants of one URL
 //
 // Bodies derive from (key number, generation, size) so any process can tell the exact expected bytes.
 #if canImport(Glibc)
@@ -244,6 +245,23 @@ case "unprivileged":
     } catch {
         emit("open failed: \(error.code)")
     }
+
+case "variant-flood":
+    // One URL whose response varies on a field each client sets differently (issue 25.7).
+    guard arguments.count >= 4, let count = Int(arguments[3]) else { fail("variant-flood DIR COUNT") }
+    let storage = open(directory)
+    var response = HTTPResponse(status: .ok)
+    response.headerFields[.cacheControl] = "max-age=600"
+    response.headerFields[.vary] = "Accept-Language"
+    let flooded = HTTPRequest(method: .get, scheme: "https", authority: "probe.test", path: "/negotiated")
+    for index in 0..<count {
+        var request = flooded
+        request.headerFields[.acceptLanguage] = "l\(index)"
+        let entry = CacheEntry(request: request, cached: CachedResponse(response: response, body: HTTPBody([1, 2, 3]), requestTime: Date()))
+        do { try await storage.store(entry) } catch { fail("store \(index + 1) of \(count): \(error)") }
+    }
+    guard let kept = try? await storage.entries(for: CacheKey(flooded)) else { fail("the lookup failed") }
+    emit("stored \(count) kept \(kept.count) " + kept.map(\.variantKey).sorted().joined(separator: " "))
 
 default:
     fail("unknown mode \(arguments[1])")

@@ -69,7 +69,7 @@ struct DiskIndexSlotTests {
         #expect(try index.lookup(key: second, slots: shared).map(\.id) == [-4095])
         #expect(try index.lookup(key: first).isEmpty, "its own range holds none of them")
 
-        _ = try index.transaction { () throws(CacheChainError) in try index.deleteVariant(key: second, variant: "a", slots: shared) }
+        _ = try index.transaction { () throws(CacheChainError) in try index.deleteVariant(key: second, variant: "a") }
         #expect(try index.lookup(key: first, slots: shared).count == 2)
         #expect(try index.lookup(key: second, slots: shared).isEmpty)
     }

@@ -14,14 +14,14 @@ struct DiskStorageProcessTests {
             var writer = try Probe(["write-loop", directory.path, "\(round)"])
             let target = Int.random(in: 1...15, using: &random)
             var stored = 0
-            while stored < target, let line = writer.nextLine() {
+            while stored < target, let line = await writer.nextLine() {
                 try #require(line.hasPrefix("stored"), "writer failed: \(line)")
                 stored += 1
             }
-            writer.kill()
+            await writer.kill()
             try #require(stored == target, "the writer stopped early in round \(round)")
         }
-        let (lines, status) = try Probe.run(["verify", directory.path])
+        let (lines, status) = try await Probe.run(["verify", directory.path])
         #expect(status == 0, "\(lines)")
         #expect(lines.last?.hasPrefix("verified") == true, "\(lines)")
 
@@ -46,7 +46,7 @@ struct DiskStorageProcessTests {
         let seconds = ProcessInfo.processInfo.environment["CACHECHAIN_HAMMER_SECONDS"] ?? "10"
         var first = try Probe(["hammer", directory.path, seconds, "1"])
         var second = try Probe(["hammer", directory.path, seconds, "2"])
-        let one = first.finish(), two = second.finish()
+        let one = await first.finish(), two = await second.finish()
         #expect(one.status == 0, "\(one.lines.suffix(5))")
         #expect(two.status == 0, "\(two.lines.suffix(5))")
         for result in [one, two] {
@@ -61,10 +61,10 @@ struct DiskStorageProcessTests {
     }
 
     @Test("a large body is stored and served with bounded memory (peak RSS measured in the child)")
-    func largeBody() throws {
+    func largeBody() async throws {
         let directory = TemporaryDirectory("big")
         let size = Int(ProcessInfo.processInfo.environment["CACHECHAIN_BIG_BODY_BYTES"] ?? "") ?? 64 << 20
-        let (lines, status) = try Probe.run(["big", directory.path, "\(size)"])
+        let (lines, status) = try await Probe.run(["big", directory.path, "\(size)"])
         #expect(status == 0, "\(lines)")
         let summary = try #require(lines.last { $0.hasPrefix("big") })
         let peak = try #require(summary.split(separator: " ").first { $0.hasPrefix("vmhwm_kib=") }.flatMap { Int($0.dropFirst(10)) })
@@ -72,22 +72,22 @@ struct DiskStorageProcessTests {
     }
 
     @Test("a write that fails (file size limit, as on a full disk) is a typed error; the earlier entry survives")
-    func failedWrite() throws {
+    func failedWrite() async throws {
         let directory = TemporaryDirectory("fsize")
-        let (lines, status) = try Probe.run(["file-size-limit", directory.path])
+        let (lines, status) = try await Probe.run(["file-size-limit", directory.path])
         #expect(status == 0, "\(lines)")
         #expect(lines == ["store failed: storage-failed", "ok"])
     }
 
     @Test("a cache directory the process may not write is a typed error, never a crash")
-    func unwritableDirectory() throws {
+    func unwritableDirectory() async throws {
         let directory = TemporaryDirectory("readonly")
         let cache = directory.path + "/cache"
         _ = try DiskStorage(directory: cache)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: cache)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: cache) }
-        let (lines, status) = try Probe.run(["unprivileged", cache])
+        let (lines, status) = try await Probe.run(["unprivileged", cache])
         #expect(status == 0, "\(lines)")
         #expect(lines == ["open failed: storage-failed"] || lines == ["store failed: storage-failed"], "\(lines)")
     }

@@ -1,6 +1,7 @@
 public import CacheChainCore
 public import CacheChainPolicy
 public import Foundation
+public import HTTPTypes
 
 /// One storage made of a plain backend and an encrypted one, each entry routed by its URL scheme: the
 /// backend behind ``HTTPSEncryptionInterceptor`` and the client's management API.
@@ -53,6 +54,16 @@ public struct HTTPSRoutedStorage: CacheStorage {
     /// - Returns: That backend's ``CacheStorage/varyDigestKey(for:)``.
     public func varyDigestKey(for key: CacheKey) -> VaryDigestKey {
         backend(forScheme: key.scheme).varyDigestKey(for: key)
+    }
+
+    /// The variants that may answer a request, from the backend of the key's scheme.
+    /// - Parameters:
+    ///   - key: The primary key.
+    ///   - request: The request.
+    /// - Returns: That backend's candidates.
+    /// - Throws: That backend's error.
+    public func entries(for key: CacheKey, matching request: HTTPRequest) async throws -> [CacheEntry] {
+        try await backend(forScheme: key.scheme).entries(for: key, matching: request)
     }
 
     /// The key's variants from the backend of its scheme.

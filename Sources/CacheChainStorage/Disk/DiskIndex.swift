@@ -1,13 +1,19 @@
+import CSQLite
 import CXXHash
 import CacheChainCore
 
 /// The SQLite index of a ``DiskStorage`` directory: one row per stored variant, LRU order, exact totals.
 ///
-/// Schema (`PRAGMA user_version = 1` inside a format-3 directory):
+/// Schema (`PRAGMA user_version = 2` inside a format-4 directory; an index of an older schema is replaced
+/// by an empty one):
 /// - `entries`: `id`, `key`, `variant`, `url`, `stored_at`, `last_used` (µs, indexed: LRU eviction), `size`
 ///   (bytes counted against the capacity), `body_length`, `checksum` (``EntryChecksum``: XXH3-64 of
 ///   metadata + body), `meta` (binary metadata), `body` (inline bodies) or `file` (entry file name, partially
-///   indexed: orphan sweep).
+///   indexed: orphan sweep), `vary` (the response's `Vary` names, ``VaryFields/names(in:)`` joined by commas)
+///   and `variant_id` (``variantID(key:variant:)``, indexed: one variant is found, replaced or removed
+///   without reading the key's others).
+/// - `vary_specs`: `(key, vary, variants)` for every distinct non-empty `vary` of a key, with its number of
+///   rows, kept by triggers: what a lookup for a request needs to compute the request's variant keys.
 /// - The row id is the key's address: the variants of a key live in its ``slotRange(forKey:)``, the 4,096
 ///   ids that share the top 52 bits of the key's XXH64 hash. A lookup is one descent of the table's own
 ///   B-tree (a range of row ids, checked against the key), not a descent of a hash index followed by one of
@@ -18,7 +24,7 @@ import CacheChainCore
 /// WAL journal, `busy_timeout` for other processes, `BEGIN IMMEDIATE` for writes; statements are
 /// prepared once and reused.
 package final class DiskIndex {
-    static let schemaVersion: Int64 = 1
+    static let schemaVersion: Int64 = 2
 
     /// How the index reads: through a memory map of the database file (no read syscalls, no copies into
     /// SQLite's page cache), which keeps a hit flat as the index grows; the page cache stays modest.
@@ -29,6 +35,12 @@ package final class DiskIndex {
     /// key itself (`?3`).
     package static let lookupQuery =
         "SELECT id, meta, body, file, body_length, checksum, last_used FROM entries WHERE id BETWEEN ?1 AND ?2 AND key = ?3"
+    /// A lookup for a request: at most two of the key's rows (one row answers alone; with two or more, the
+    /// request's variants are looked up one by one instead).
+    static let firstRowsQuery = lookupQuery + " LIMIT 2"
+    /// One variant of a key, through the `variant_id` index.
+    static let variantQuery =
+        "SELECT id, meta, body, file, body_length, checksum, last_used FROM entries WHERE variant_id = ?1 AND key = ?2 AND variant = ?3"
 
     /// How many low bits of a row id number the variants of one key (4,096 slots per key).
     static let slotBits = 12
@@ -48,6 +60,11 @@ package final class DiskIndex {
     /// Last uses recorded by hits and not yet written (written in batches, and when the index is released).
     var pendingUses: [Int64: Int64] = [:]
     private let lookupStatement: SQLiteStatement
+    let firstRowsStatement: SQLiteStatement
+    let variantStatement: SQLiteStatement
+    let varySpecsStatement: SQLiteStatement
+    let variantCountStatement: SQLiteStatement
+    let leastRecentVariantsStatement: SQLiteStatement
     private let recencyRankStatement: SQLiteStatement
     private let insertStatement: SQLiteStatement
     private let slotsStatement: SQLiteStatement
@@ -67,6 +84,13 @@ package final class DiskIndex {
         try database.execute("PRAGMA synchronous = \(durable ? "FULL" : "OFF")")
         try database.execute(Self.readSettings)
         let version = try Self.userVersion(database)
+        if version > 0, version < Self.schemaVersion {
+            // An index of an older schema (its rows lack the variant columns): a cache, so it starts over.
+            throw CacheChainError(
+                .storageFailed, "the disk cache index \(path) has the older schema \(version)",
+                underlying: SQLiteFailure(code: SQLITE_ERROR, message: "older schema")
+            )
+        }
         if version > Self.schemaVersion {
             throw CacheChainError(
                 .invalidConfiguration,
@@ -85,15 +109,22 @@ package final class DiskIndex {
             }
         }
         lookupStatement = try database.prepare(Self.lookupQuery)
+        firstRowsStatement = try database.prepare(Self.firstRowsQuery)
+        variantStatement = try database.prepare(Self.variantQuery)
+        varySpecsStatement = try database.prepare("SELECT vary FROM vary_specs WHERE key = ?1")
+        variantCountStatement = try database.prepare("SELECT count(*) FROM entries WHERE id BETWEEN ?1 AND ?2 AND key = ?3")
+        leastRecentVariantsStatement = try database.prepare(
+            "SELECT id, size, meta FROM entries WHERE id BETWEEN ?1 AND ?2 AND key = ?3 ORDER BY last_used LIMIT ?4"
+        )
         recencyRankStatement = try database.prepare("SELECT last_used FROM entries ORDER BY last_used DESC LIMIT 1 OFFSET ?1")
         insertStatement = try database.prepare("""
-            INSERT INTO entries (id, key, variant, url, stored_at, last_used, size, body_length, checksum, meta, body, file)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+            INSERT INTO entries (id, key, variant, url, stored_at, last_used, size, body_length, checksum, meta, body, file, vary, variant_id)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
             """)
         slotsStatement = try database.prepare("SELECT id FROM entries WHERE id BETWEEN ?1 AND ?2 ORDER BY id")
         insertTagStatement = try database.prepare("INSERT INTO tags (entry_id, name) VALUES (?1, ?2)")
         deleteVariantStatement = try database.prepare(
-            "DELETE FROM entries WHERE id BETWEEN ?1 AND ?2 AND key = ?3 AND variant = ?4 RETURNING file"
+            "DELETE FROM entries WHERE variant_id = ?1 AND key = ?2 AND variant = ?3 RETURNING file"
         )
         deleteIfUnchangedStatement = try database.prepare(
             "DELETE FROM entries WHERE id = ?1 AND checksum = ?2 AND file IS ?3 RETURNING file"
@@ -126,9 +157,15 @@ package final class DiskIndex {
             checksum INTEGER NOT NULL,
             meta BLOB NOT NULL,
             body BLOB,
-            file TEXT
+            file TEXT,
+            vary TEXT NOT NULL,
+            variant_id INTEGER NOT NULL
         );
         CREATE INDEX IF NOT EXISTS entries_by_use ON entries (last_used);
+        CREATE INDEX IF NOT EXISTS entries_by_variant ON entries (variant_id);
+        CREATE TABLE IF NOT EXISTS vary_specs (
+            key TEXT NOT NULL, vary TEXT NOT NULL, variants INTEGER NOT NULL, PRIMARY KEY (key, vary)
+        ) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS entries_by_file ON entries (file) WHERE file IS NOT NULL;
         CREATE TABLE IF NOT EXISTS tags (entry_id INTEGER NOT NULL, name TEXT NOT NULL);
         CREATE INDEX IF NOT EXISTS tags_by_name ON tags (name);
@@ -137,12 +174,16 @@ package final class DiskIndex {
         INSERT OR IGNORE INTO totals (id, bytes, count) VALUES (0, 0, 0);
         CREATE TRIGGER IF NOT EXISTS entries_added AFTER INSERT ON entries BEGIN
             UPDATE totals SET bytes = bytes + NEW.size, count = count + 1 WHERE id = 0;
+            INSERT INTO vary_specs (key, vary, variants) SELECT NEW.key, NEW.vary, 1 WHERE NEW.vary != ''
+                ON CONFLICT (key, vary) DO UPDATE SET variants = variants + 1;
         END;
         CREATE TRIGGER IF NOT EXISTS entries_removed AFTER DELETE ON entries BEGIN
             UPDATE totals SET bytes = bytes - OLD.size, count = count - 1 WHERE id = 0;
             DELETE FROM tags WHERE entry_id = OLD.id;
+            UPDATE vary_specs SET variants = variants - 1 WHERE key = OLD.key AND vary = OLD.vary;
+            DELETE FROM vary_specs WHERE key = OLD.key AND vary = OLD.vary AND variants <= 0;
         END;
-        PRAGMA user_version = 1;
+        PRAGMA user_version = 2;
         """
 
     private static func userVersion(_ database: SQLiteDatabase) throws(CacheChainError) -> Int64 {
@@ -187,20 +228,26 @@ package final class DiskIndex {
 
     /// Every variant of `key`.
     /// - Parameter slots: The key's ``slotRange(forKey:)``; tests pass another to make two keys share one.
+    /// - Complexity: O(log n + v) for v variants of the key.
     func lookup(key: String, slots: ClosedRange<Int64>? = nil) throws(CacheChainError) -> [Row] {
         let slots = slots ?? Self.slotRange(forKey: key)
         try lookupStatement.reset(.integer(slots.lowerBound), .integer(slots.upperBound), .text(key))
-        defer { lookupStatement.finish() }
+        return try rows(of: lookupStatement)
+    }
+
+    /// Reads every row a reset lookup statement returns, then finishes it.
+    func rows(of statement: SQLiteStatement) throws(CacheChainError) -> [Row] {
+        defer { statement.finish() }
         var rows: [Row] = []
-        while try lookupStatement.step() {
+        while try statement.step() {
             rows.append(Row(
-                id: lookupStatement.integer(0),
-                meta: lookupStatement.blob(1),
-                body: lookupStatement.isNull(2) ? nil : lookupStatement.blob(2),
-                file: lookupStatement.text(3),
-                bodyLength: Int(lookupStatement.integer(4)),
-                checksum: UInt64(bitPattern: lookupStatement.integer(5)),
-                lastUsed: lookupStatement.integer(6)
+                id: statement.integer(0),
+                meta: statement.blob(1),
+                body: statement.isNull(2) ? nil : statement.blob(2),
+                file: statement.text(3),
+                bodyLength: Int(statement.integer(4)),
+                checksum: UInt64(bitPattern: statement.integer(5)),
+                lastUsed: statement.integer(6)
             ))
         }
         return rows
@@ -219,6 +266,8 @@ package final class DiskIndex {
         var body: [UInt8]?
         var file: String?
         var tags: [String]
+        /// The response's `Vary` names joined by commas (empty without `Vary`).
+        var vary: String = ""
     }
 
     /// Inserts a row at the first free id of its key's slot range (the caller removed the previous variant in
@@ -234,7 +283,7 @@ package final class DiskIndex {
             .integer(id), .text(row.key), .text(row.variant), .text(row.url), .real(row.storedAt),
             .integer(row.lastUsed), .integer(Int64(row.size)), .integer(Int64(row.bodyLength)),
             .integer(Int64(bitPattern: row.checksum)), .blob(row.meta), row.body.map { .blob($0) } ?? .null,
-            row.file.map { .text($0) } ?? .null
+            row.file.map { .text($0) } ?? .null, .text(row.vary), .integer(Self.variantID(key: row.key, variant: row.variant))
         )
         for tag in row.tags { try insertTagStatement.run(.integer(id), .text(tag)) }
         return id
@@ -260,10 +309,9 @@ package final class DiskIndex {
     }
 
     /// Deletes the variant; returns the entry files that are no longer referenced.
-    /// - Parameter slots: The key's ``slotRange(forKey:)``; tests pass another to make two keys share one.
-    func deleteVariant(key: String, variant: String, slots: ClosedRange<Int64>? = nil) throws(CacheChainError) -> [String] {
-        let slots = slots ?? Self.slotRange(forKey: key)
-        return try collectFiles(deleteVariantStatement, .integer(slots.lowerBound), .integer(slots.upperBound), .text(key), .text(variant))
+    /// - Complexity: O(log n), whatever the number of variants.
+    func deleteVariant(key: String, variant: String) throws(CacheChainError) -> [String] {
+        try collectFiles(deleteVariantStatement, .integer(Self.variantID(key: key, variant: variant)), .text(key), .text(variant))
     }
 
     /// Deletes a row only if it still holds the entry that was read (another process may have replaced it).

@@ -37,6 +37,11 @@ extension DiskStorage {
         /// How old a file without an index row must be before the lazy sweep deletes it (10 minutes by
         /// default): another process may be between renaming its file and committing its row.
         public var orphanGracePeriod: Duration
+        /// The most variants (`Vary` selections) kept for one key, 32 by default (from 1 to 4,096): storing
+        /// another evicts the key's least recently used variant (an ``CacheEvent/Kind/evicted`` event with the
+        /// reason `variant-limit`), so a response that varies on a field each client sets differently cannot
+        /// fill the cache with one URL or make its lookups slow.
+        public var maximumVariantsPerKey: Int
         /// Receives ``CacheEvent/Kind/evicted`` events and a ``CacheEvent/Kind/storageError`` event per
         /// damaged entry that was removed.
         public var events: CacheEventSink
@@ -49,6 +54,7 @@ extension DiskStorage {
         ///   - inlineBodyLimit: The largest body kept in the index; 16 KiB by default.
         ///   - inMemoryBodyLimit: The largest body returned in memory; 4 MiB by default.
         ///   - orphanGracePeriod: The age before an unreferenced file is swept; 10 minutes by default.
+        ///   - maximumVariantsPerKey: The most variants kept per key; 32 by default, at least 1, at most 4,096.
         ///   - events: The event sink.
         public init(
             directory: String,
@@ -57,6 +63,7 @@ extension DiskStorage {
             inlineBodyLimit: Int = 16 * 1024,
             inMemoryBodyLimit: Int = 4 * 1024 * 1024,
             orphanGracePeriod: Duration = .seconds(600),
+            maximumVariantsPerKey: Int = 32,
             events: CacheEventSink = .none
         ) {
             self.directory = directory
@@ -65,6 +72,7 @@ extension DiskStorage {
             self.inlineBodyLimit = max(0, inlineBodyLimit)
             self.inMemoryBodyLimit = max(0, inMemoryBodyLimit)
             self.orphanGracePeriod = orphanGracePeriod
+            self.maximumVariantsPerKey = min(max(1, maximumVariantsPerKey), 1 << DiskIndex.slotBits)
             self.events = events
         }
     }

@@ -105,88 +105,6 @@ public actor DiskStorage: CacheStorage {
         )
     }
 
-    // MARK: - Lookup
-
-    /// Returns every stored variant for a key, most recently stored first, each checked.
-    /// - Parameter key: The primary key.
-    /// - Returns: The variants; small bodies in memory, bodies above ``Configuration/inMemoryBodyLimit`` as
-    ///   file regions.
-    /// - Throws: ``CacheChainError`` `integrity-check-failed` when every stored variant was damaged (they
-    ///   are removed), `storage-failed` when the index cannot be read.
-    /// - Complexity: O(log n) in the number of entries (one descent of the index's row-id B-tree), plus
-    ///   reading the bodies.
-    public func entries(for key: CacheKey) throws(CacheChainError) -> [CacheEntry] {
-        let keyString = key.stringValue
-        var attempt = 0
-        while true {
-            attempt += 1
-            let rows = try indexCall { () throws(CacheChainError) in try index.lookup(key: keyString) }
-            if !rows.isEmpty, recentUses.isDue { refreshRecentUses() }
-            var found: [CacheEntry] = []
-            var damaged: [(DiskIndex.Row, CacheChainError)] = []
-            var retry = false
-            for row in rows {
-                do throws(CacheChainError) {
-                    found.append(try read(row, key: key))
-                    if recentUses.shouldRecord(lastUsed: row.lastUsed) { index.pendingUses[row.id] = nextStamp() }
-                } catch {
-                    // A file that vanished may have been replaced by another process: look again once.
-                    if attempt == 1, error.code == .bodyUnreadable {
-                        retry = true
-                        break
-                    }
-                    damaged.append((row, error))
-                }
-            }
-            if retry { continue }
-            for (row, error) in damaged { discard(row, key: key, error: error) }
-            if found.isEmpty, let (_, error) = damaged.first {
-                throw CacheChainError(
-                    .integrityCheckFailed, "the stored entry was damaged and removed: \(error.message)",
-                    cacheKey: key, underlying: error
-                )
-            }
-            if index.pendingUses.count >= Self.pendingUseLimit { try? flushUses() }
-            if found.count > 1 { found.sort { $0.storedAt > $1.storedAt } }
-            return found
-        }
-    }
-
-    /// Reads and checks one row's entry (its file, or its inline body) against the row's checksum and length:
-    /// the one decoding path of lookups and ``checkIntegrity()``.
-    func decode(_ row: DiskIndex.Row, inMemoryLimit: Int) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
-        if let file = row.file {
-            let contents = try DiskEntryFile.read(
-                path: path(ofFile: file), metaLength: row.meta.count, bodyLength: row.bodyLength,
-                checksum: row.checksum, inMemoryLimit: inMemoryLimit
-            )
-            return try decodedMetadata.decode(rowID: row.id, meta: contents.meta, body: contents.body)
-        }
-        let body = row.body ?? []
-        guard EntryChecksum.of(row.meta, body) == row.checksum, body.count == row.bodyLength else {
-            throw CacheChainError(.integrityCheckFailed, "an index row's inline body does not match its checksum")
-        }
-        return try decodedMetadata.decode(rowID: row.id, meta: row.meta, body: HTTPBody(body))
-    }
-
-    private func read(_ row: DiskIndex.Row, key: CacheKey) throws(CacheChainError) -> CacheEntry {
-        let decoded = try decode(row, inMemoryLimit: configuration.inMemoryBodyLimit)
-        guard decoded.entry.key == key, decoded.bodyLength == row.bodyLength else {
-            throw CacheChainError(.integrityCheckFailed, "a stored entry holds another key than its index row", cacheKey: key)
-        }
-        return decoded.entry
-    }
-
-    /// Removes a damaged row (only if unchanged since it was read) and its file, and reports it.
-    private func discard(_ row: DiskIndex.Row, key: CacheKey, error: CacheChainError) {
-        let files = (try? indexCall { () throws(CacheChainError) in
-            try index.transaction { () throws(CacheChainError) in try index.deleteIfUnchanged(id: row.id, checksum: row.checksum, file: row.file) }
-        }) ?? []
-        for file in files { POSIXFile.remove(path(ofFile: file)) }
-        index.pendingUses[row.id] = nil
-        configuration.events.emit(CacheEvent(.storageError, key: key, reasons: [error.code.rawValue, error.message]))
-    }
-
     // MARK: - Store
 
     /// Stores an entry, replacing the variant with the same key and variant key, then evicts least recently
@@ -206,7 +124,8 @@ public actor DiskStorage: CacheStorage {
         var row = DiskIndex.NewRow(
             key: entry.key.stringValue, variant: entry.variantKey, url: entry.key.url,
             storedAt: entry.storedAt.timeIntervalSinceReferenceDate, lastUsed: nextStamp(), size: size,
-            bodyLength: bodyLength, checksum: 0, meta: meta, body: nil, file: nil, tags: entry.cached.userInfo.names
+            bodyLength: bodyLength, checksum: 0, meta: meta, body: nil, file: nil, tags: entry.cached.userInfo.names,
+            vary: VaryFields.names(in: entry.cached.response).joined(separator: ",")
         )
         if isInline {
             let body = try entry.cached.body.collect()
@@ -218,7 +137,7 @@ public actor DiskStorage: CacheStorage {
             row.file = name
         }
         let newFile = row.file
-        let outcome: (files: [String], evicted: [(size: Int, meta: [UInt8])])
+        let outcome: (files: [String], evicted: [Eviction])
         do throws(CacheChainError) {
             outcome = try indexCall { () throws(CacheChainError) in
                 try index.transaction { () throws(CacheChainError) in try commit(row) }
@@ -238,15 +157,14 @@ public actor DiskStorage: CacheStorage {
     }
 
     /// Inside the store transaction: records pending uses, replaces the variant, evicts.
-    private func commit(
-        _ row: DiskIndex.NewRow
-    ) throws(CacheChainError) -> (files: [String], evicted: [(size: Int, meta: [UInt8])]) {
+    private func commit(_ row: DiskIndex.NewRow) throws(CacheChainError) -> (files: [String], evicted: [Eviction]) {
         for (id, time) in index.pendingUses { try index.touch(id: id, at: time) }
         var files = try index.deleteVariant(key: row.key, variant: row.variant)
+        let limited = try evictVariants(ofKey: row.key)
         let id = try index.insert(row)
         let eviction = try evictToFit(excluding: id)
-        files += eviction.files
-        return (files, eviction.evicted)
+        files += limited.files + eviction.files
+        return (files, limited.evicted + eviction.evicted)
     }
 
     private func writeFile(named name: String, meta: [UInt8], body: HTTPBody) throws(CacheChainError) -> UInt64 {

@@ -17,11 +17,15 @@ public actor MemoryStorage: CacheStorage {
     private struct Slot {
         var entry: CacheEntry
         var cost: Int
+        /// When the variant was last stored or returned (``useClock``): orders a key's variants for the
+        /// per-key limit.
+        var lastUse: UInt64
     }
 
     private var order = LRUList<Slot>()
     private var index: [CacheKey: [String: Int]] = [:]
     private var totalCost = 0
+    private var useClock: UInt64 = 0
     private let events: CacheEventSink
 
     /// The byte limit.
@@ -32,37 +36,47 @@ public actor MemoryStorage: CacheStorage {
     /// out of memory any response above a fraction of the capacity, this stops one huge download from
     /// evicting everything else.
     public let maximumEntryCost: Int
+    /// The most variants (`Vary` selections) kept for one key: storing another evicts the key's least
+    /// recently used variant (an ``CacheEvent/Kind/evicted`` event with the reason `variant-limit`).
+    public let maximumVariantsPerKey: Int
 
     /// Creates an empty memory backend.
     /// - Parameters:
     ///   - capacity: The byte limit (sum of ``CacheEntry/cost``); 10 MiB by default.
     ///   - countLimit: The maximum number of variants; unlimited by default.
     ///   - maximumEntryCost: The largest entry kept; by default the whole capacity.
+    ///   - maximumVariantsPerKey: The most variants kept per key; 32 by default, at least 1.
     ///   - events: Receives an ``CacheEvent/Kind/evicted`` event per evicted variant and a
     ///     ``CacheEvent/Kind/storageError`` event when a file-backed body cannot be read.
     public init(
         capacity: Int = 10 * 1024 * 1024,
         countLimit: Int = .max,
         maximumEntryCost: Int? = nil,
+        maximumVariantsPerKey: Int = 32,
         events: CacheEventSink = .none
     ) {
         self.capacity = max(0, capacity)
         self.countLimit = max(0, countLimit)
         self.maximumEntryCost = max(0, maximumEntryCost ?? capacity)
+        self.maximumVariantsPerKey = max(1, maximumVariantsPerKey)
         self.events = events
     }
 
     /// Returns the variants stored for a key, most recently stored first, and marks them recently used.
     /// - Parameter key: The primary key.
     /// - Returns: The variants.
-    /// - Complexity: O(v log v) for v variants of the key; independent of the number of keys.
+    /// - Complexity: O(v log v) for v variants of the key (at most ``maximumVariantsPerKey``); independent of
+    ///   the number of keys.
     public func entries(for key: CacheKey) -> [CacheEntry] {
         guard let variants = index[key] else { return [] }
         var found: [CacheEntry] = []
         found.reserveCapacity(variants.count)
         for slot in variants.values {
-            guard let stored = order[slot] else { continue }
+            guard var stored = order[slot] else { continue }
             order.moveToHead(slot)
+            useClock += 1
+            stored.lastUse = useClock
+            order.replace(slot, with: stored)
             found.append(stored.entry)
         }
         guard found.count > 1 else { return found }
@@ -75,7 +89,8 @@ public actor MemoryStorage: CacheStorage {
     /// A file-backed body is read into memory first (the memory tier never keeps files open); when that
     /// read fails the entry is not stored and a ``CacheEvent/Kind/storageError`` event says why.
     /// - Parameter entry: The entry.
-    /// - Complexity: O(1) amortized, plus O(1) per evicted variant (plus reading a file-backed body).
+    /// - Complexity: O(1) amortized, plus O(1) per evicted variant (plus reading a file-backed body); O(v)
+    ///   for v variants of the key when it is at ``maximumVariantsPerKey``.
     public func store(_ entry: CacheEntry) {
         guard entry.cached.storagePolicy != .notAllowed else { return }
         let cost = entry.cost
@@ -92,7 +107,9 @@ public actor MemoryStorage: CacheStorage {
         if let existing = index[entry.key]?[entry.variantKey] {
             removeSlot(existing, key: entry.key, variantKey: entry.variantKey)
         }
-        let slot = order.insertAtHead(Slot(entry: entry, cost: cost))
+        evictVariants(of: entry.key)
+        useClock += 1
+        let slot = order.insertAtHead(Slot(entry: entry, cost: cost, lastUse: useClock))
         index[entry.key, default: [:]][entry.variantKey] = slot
         totalCost += cost
         evictIfNeeded()
@@ -172,6 +189,20 @@ public actor MemoryStorage: CacheStorage {
         if let removed = order.remove(slot) { totalCost -= removed.cost }
         index[key]?[variantKey] = nil
         if index[key]?.isEmpty == true { index[key] = nil }
+    }
+
+    /// Evicts the key's least recently used variants until one more fits under ``maximumVariantsPerKey``.
+    private func evictVariants(of key: CacheKey) {
+        while let variants = index[key], variants.count >= maximumVariantsPerKey {
+            var oldest: (variantKey: String, slot: Int, lastUse: UInt64)?
+            for (variantKey, slot) in variants {
+                guard let stored = order[slot] else { continue }
+                if oldest.map({ stored.lastUse < $0.lastUse }) ?? true { oldest = (variantKey, slot, stored.lastUse) }
+            }
+            guard let oldest, let victim = order[oldest.slot] else { return }
+            removeSlot(oldest.slot, key: key, variantKey: oldest.variantKey)
+            events.emit(CacheEvent(.evicted, key: key, reasons: ["variant-limit"], bytes: victim.cost))
+        }
     }
 
     private func evictIfNeeded() {

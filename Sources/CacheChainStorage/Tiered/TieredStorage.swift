@@ -1,6 +1,7 @@
 public import CacheChainCore
 public import CacheChainPolicy
 public import Foundation
+public import HTTPTypes
 
 /// A memory tier in front of a disk tier, like `URLCache`: hits come from memory when they can, from disk
 /// otherwise, and a disk hit is promoted into memory.
@@ -44,11 +45,36 @@ public struct TieredStorage: CacheStorage {
     /// - Throws: The disk tier's error when the memory tier had nothing.
     /// - Complexity: The memory tier's lookup; plus the disk tier's on a memory miss or for varying keys.
     public func entries(for key: CacheKey) async throws -> [CacheEntry] {
-        let inMemory = (try? await memory.entries(for: key)) ?? []
+        try await merged(
+            inMemory: (try? await memory.entries(for: key)) ?? [],
+            onDisk: { try await disk.entries(for: key) }
+        )
+    }
+
+    /// Returns the variants that may answer a request, from memory or from disk (promoting them into
+    /// memory), as ``entries(for:)`` does, asking each tier for the request's candidates only.
+    /// - Parameters:
+    ///   - key: The primary key.
+    ///   - request: The request.
+    /// - Returns: The candidates, most recently stored first.
+    /// - Throws: The disk tier's error when the memory tier had nothing.
+    /// - Complexity: The tiers' `entries(for:matching:)`.
+    public func entries(for key: CacheKey, matching request: HTTPRequest) async throws -> [CacheEntry] {
+        try await merged(
+            inMemory: (try? await memory.entries(for: key, matching: request)) ?? [],
+            onDisk: { try await disk.entries(for: key, matching: request) }
+        )
+    }
+
+    /// The memory tier's variants, completed by the disk tier's (promoted) unless memory answered alone.
+    private func merged(
+        inMemory: [CacheEntry],
+        onDisk lookUpDisk: () async throws -> [CacheEntry]
+    ) async throws -> [CacheEntry] {
         if !inMemory.isEmpty, inMemory.allSatisfy({ $0.variantKey.isEmpty }) { return inMemory }
         let onDisk: [CacheEntry]
         do {
-            onDisk = try await disk.entries(for: key)
+            onDisk = try await lookUpDisk()
         } catch {
             if inMemory.isEmpty { throw error }
             return inMemory
