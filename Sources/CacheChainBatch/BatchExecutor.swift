@@ -1,6 +1,7 @@
 public import CacheChain
 import CacheChainCore
 import CacheChainPolicy
+import Dispatch
 import HTTPTypes
 
 /// Performs batch requests through one client (one cache for the whole process) and turns each outcome
@@ -12,16 +13,27 @@ import HTTPTypes
 ///   transport's timeout; when it passes, the request is cancelled and the reply is an error.
 /// - `only-if-cached` with nothing usable stored answers 504 Gateway Timeout (RFC 9111 §5.2.1.7) with the
 ///   cache status `unsatisfiable`, rather than an error.
+/// - A body larger than ``bodyLimit``'s inline size is written to a file or answered with a
+///   `body-too-large` error (``BatchBodyLimit``), never inlined.
 /// - Any other failure is an `{"id":N,"error":"…"}` reply; nothing is retried.
+///
+/// Replies whose body is a file (a large download, a spooled or file-stored response) are built on a
+/// dispatch queue of the executor's own: reading and writing files never blocks Swift's cooperative pool.
 public struct BatchExecutor: Sendable {
     /// The client every request goes through.
     public let client: HTTPCacheClient
+    /// How bodies too large for one reply line are delivered.
+    public let bodyLimit: BatchBodyLimit
+    private let fileQueue = DispatchQueue(label: "cachechain.batch.body-files", attributes: .concurrent)
 
     /// Creates an executor.
-    /// - Parameter client: The client; put `RedirectInterceptor` in its outer interceptors so that
-    ///   `redirect: follow` follows redirects.
-    public init(client: HTTPCacheClient) {
+    /// - Parameters:
+    ///   - client: The client; put `RedirectInterceptor` in its outer interceptors so that `redirect: follow`
+    ///     follows redirects.
+    ///   - bodyLimit: The inline limit and where larger bodies go; 8 MiB and an error reply by default.
+    public init(client: HTTPCacheClient, bodyLimit: BatchBodyLimit = BatchBodyLimit()) {
         self.client = client
+        self.bodyLimit = bodyLimit
     }
 
     /// Performs one request.
@@ -30,7 +42,7 @@ public struct BatchExecutor: Sendable {
     public func reply(to request: BatchRequest) async -> BatchReply {
         do {
             let response = try await send(request)
-            return try BatchReply(id: request.id, response: response, method: request.request.head.method)
+            return try await makeReply(request, response)
         } catch let error as CacheChainError where error.code == .notInCache && request.cacheMode == .onlyIfCached {
             return Self.unsatisfiable(request, error)
         } catch let error as CacheChainError {
@@ -40,6 +52,42 @@ public struct BatchExecutor: Sendable {
         } catch {
             return BatchReply(id: request.id, outcome: .error(String(describing: error)))
         }
+    }
+
+    /// The reply for a response: inline, in a file, or `body-too-large`, per ``bodyLimit``.
+    private func makeReply(_ request: BatchRequest, _ response: PipelineResponse) async throws(CacheChainError) -> BatchReply {
+        let method = request.request.head.method
+        let length = BatchReply.carriesBody(response.head.status, method: method) ? response.body.count : 0
+        if length > bodyLimit.maximumInlineSize {
+            guard let directory = bodyLimit.fileDirectory else {
+                throw CacheChainError(
+                    .bodyTooLarge,
+                    "the response body is \(length) bytes, more than the \(bodyLimit.maximumInlineSize) bytes a reply line "
+                        + "carries (--max-inline-body); give a directory for larger bodies (--body-dir) to receive it as a file",
+                    request: request.request.head
+                )
+            }
+            let path = try await onFileQueue { () throws(CacheChainError) in
+                try BatchBodyFile.write(response.body, requestID: request.id, directory: directory)
+            }
+            return BatchReply(id: request.id, response: response, bodyFile: path)
+        }
+        guard response.body.file != nil else { return try BatchReply(id: request.id, response: response, method: method) }
+        return try await onFileQueue { () throws(CacheChainError) in
+            try BatchReply(id: request.id, response: response, method: method)
+        }
+    }
+
+    /// Runs blocking file work on the executor's queue and resumes with its result.
+    private func onFileQueue<T: Sendable>(_ work: @escaping @Sendable () throws(CacheChainError) -> T) async throws(CacheChainError) -> T {
+        let result: Result<T, CacheChainError> = await withCheckedContinuation { continuation in
+            fileQueue.async {
+                do throws(CacheChainError) { continuation.resume(returning: .success(try work())) } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        return try result.get()
     }
 
     private func send(_ request: BatchRequest) async throws -> PipelineResponse {

@@ -11,6 +11,9 @@ public struct BatchReply: Sendable, Hashable {
         case text(String)
         /// `"body_base64"`: the bytes are not valid UTF-8.
         case base64(String)
+        /// `"body_file"` and `"body_length"`: the body was larger than the inline limit and was written to
+        /// this file (see ``BatchBodyLimit``).
+        case file(path: String, length: Int)
     }
 
     /// What happened to the request.
@@ -67,15 +70,27 @@ public struct BatchReply: Sendable, Hashable {
     ///   - method: The request's method (a `HEAD` reply has an empty body).
     /// - Throws: ``CacheChainError`` `body-unreadable` when a file-backed body cannot be read.
     public init(id: Int64, response: PipelineResponse, method: HTTPRequest.Method) throws(CacheChainError) {
-        let status = response.head.status
-        let hasNoBody = method == .head || status.code == 204 || status.code == 304
-        let bytes = hasNoBody ? [] : try response.body.collect()
+        let bytes = Self.carriesBody(response.head.status, method: method) ? try response.body.collect() : []
         let body: Body =
             if let text = String(validating: bytes, as: UTF8.self) {
                 .text(text)
             } else {
                 .base64(Data(bytes).base64EncodedString())
             }
+        self.init(id: id, response: response, body: body)
+    }
+
+    /// Creates the reply for a response whose body was written to a file (``BatchBodyLimit``).
+    /// - Parameters:
+    ///   - id: The request's id.
+    ///   - response: The pipeline's response.
+    ///   - bodyFile: The file holding the body.
+    public init(id: Int64, response: PipelineResponse, bodyFile: String) {
+        self.init(id: id, response: response, body: .file(path: bodyFile, length: response.body.count))
+    }
+
+    private init(id: Int64, response: PipelineResponse, body: Body) {
+        let status = response.head.status
         let headers = response.head.headerFields.map { field in
             Header(field.name.rawName, field.withUnsafeBytesOfValue { Self.latin1(Array($0)) })
         }
@@ -90,6 +105,11 @@ public struct BatchReply: Sendable, Hashable {
                 trace: response.trace.map(\.description)
             )
         )
+    }
+
+    /// Whether a reply carries the response's body: not for `HEAD`, 204 and 304.
+    static func carriesBody(_ status: HTTPResponse.Status, method: HTTPRequest.Method) -> Bool {
+        !(method == .head || status.code == 204 || status.code == 304)
     }
 
     /// Maps bytes to text with one code point per byte (Latin-1): ASCII stays ASCII, byte `0xE9` is `é`.
@@ -114,6 +134,9 @@ public struct BatchReply: Sendable, Hashable {
             switch body {
             case .text(let text): members.append(.init("body", .string(text)))
             case .base64(let encoded): members.append(.init("body_base64", .string(encoded)))
+            case .file(let path, let length):
+                members.append(.init("body_file", .string(path)))
+                members.append(.init("body_length", .integer(Int64(length))))
             }
             members.append(.init("cache_status", .string(cacheStatus)))
             members.append(.init("trace", .array(trace.map { .string($0) })))

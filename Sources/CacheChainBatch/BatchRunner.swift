@@ -10,6 +10,11 @@ public import Logging
 /// steady stream of requests rather than thousands of simultaneous connections, which an origin may refuse
 /// and whose waiting would count against every request's timeout.
 ///
+/// A request keeps its slot until its reply has been written (``BatchOutput/writeAndWait(line:)``), and the
+/// reading loop writes its own lines (the hello, errors) the same way: a peer that reads its replies slowly,
+/// or not at all, stops the runner from reading its input instead of making replies pile up in memory. With
+/// ``maximumInFlight`` 0 there is no such bound.
+///
 /// On `{"type":"end"}` or end of input it stops reading, waits for the requests in flight and for the
 /// client's background revalidations, and flushes the output.
 public struct BatchRunner: Sendable {
@@ -58,15 +63,15 @@ public struct BatchRunner: Sendable {
                 for action in session.receive(line: line) {
                     switch action {
                     case .write(let text):
-                        output.write(line: text)
+                        await output.writeAndWait(line: text)  // a peer that does not read stops the reading
                     case .note(let text):
                         logger.notice("\(text)")
                     case .perform(let request):
                         await limit?.acquire()
                         group.addTask {
                             let reply = await executor.reply(to: request)
-                            output.write(line: reply.jsonLine)
-                            limit?.release()
+                            await output.writeAndWait(line: reply.jsonLine)
+                            limit?.release()  // only once the reply is out: back-pressure from stdout to stdin
                         }
                     case .finish:
                         break reading

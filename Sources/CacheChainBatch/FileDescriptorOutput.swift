@@ -39,6 +39,20 @@ public final class FileDescriptorOutput: BatchOutput {
         }
     }
 
+    /// Writes one line and returns once it has been written (or dropped after a failure), in order with the
+    /// lines queued before it.
+    /// - Parameter line: The line, without a line break.
+    public func writeAndWait(line: String) async {
+        var bytes = Array(line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async { [self, bytes] in
+                if !hasFailed, !Self.writeAll(bytes, to: descriptor) { failed.store(true, ordering: .releasing) }
+                continuation.resume()
+            }
+        }
+    }
+
     /// Returns once every queued line has been written (or dropped after a failure).
     public func flush() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

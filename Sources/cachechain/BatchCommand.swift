@@ -22,7 +22,10 @@ struct BatchCommand: AsyncParsableCommand {
             {"type":"hello","protocol":1} first; cachechain answers with one hello line, then one line per \
             {"type":"request",…} in any order (requests run concurrently, at most --max-in-flight at a \
             time: with that many in flight no further line is read until one is answered), and exits 0 \
-            after {"type":"end"} or end of input once the requests in flight have been answered. stdout \
+            after {"type":"end"} or end of input once the requests in flight have been answered. A request \
+            keeps its slot until its reply is written, so a peer that reads slowly holds the input back \
+            instead of growing memory. A body over --max-inline-body bytes is not inlined: it goes to a \
+            file in --body-dir (the reply's "body_file"), or the reply is a body-too-large error. stdout \
             carries protocol lines only; logs go to stderr. One cache serves the whole session.
 
             Exit codes: 0 after end of session; 1 runtime failure (e.g. the cache directory or the key \
@@ -47,14 +50,39 @@ struct BatchCommand: AsyncParsableCommand {
     )
     var maximumInFlight: Int = BatchRunner.defaultMaximumInFlight
 
+    @Option(
+        name: .customLong("max-inline-body"),
+        help: ArgumentHelp("The largest response body inlined in a reply line, in bytes.", valueName: "bytes")
+    )
+    var maximumInlineBody: Int = BatchBodyLimit.defaultMaximumInlineSize
+
+    @Option(
+        name: .customLong("body-dir"),
+        help: ArgumentHelp(
+            "An existing directory for larger bodies, one file each (mode 0600; the reply's \"body_file\", yours to "
+                + "delete); without it they are a body-too-large error reply.",
+            valueName: "dir"
+        )
+    )
+    var bodyDirectory: String?
+
     func validate() throws {
         if maximumInFlight < 0 { throw ValidationError("--max-in-flight must be 0 (no limit) or more") }
+        if maximumInlineBody < 0 { throw ValidationError("--max-inline-body must be 0 or more bytes") }
+        var isDirectory: ObjCBool = false
+        if let bodyDirectory,
+            !FileManager.default.fileExists(atPath: bodyDirectory, isDirectory: &isDirectory) || !isDirectory.boolValue
+                || !FileManager.default.isWritableFile(atPath: bodyDirectory)
+        {
+            throw ValidationError("--body-dir \(bodyDirectory): no such writable directory")
+        }
     }
 
-    /// The hello's `config`: the pipeline and the in-flight limit, for people.
+    /// The hello's `config`: the pipeline, the in-flight limit and where large bodies go, for people.
     var sessionDescription: String {
         let limit = maximumInFlight == 0 ? "no limit on requests in flight" : "at most \(maximumInFlight) requests in flight"
-        return "\(pipeline.pipelineDescription); \(limit)"
+        let bodies = "bodies over \(maximumInlineBody) bytes " + (bodyDirectory.map { "written to files in \($0)" } ?? "refused (body-too-large)")
+        return "\(pipeline.pipelineDescription); \(bodies); \(limit)"
     }
 
     func run() async throws {
@@ -70,7 +98,8 @@ struct BatchCommand: AsyncParsableCommand {
         let hello = BatchHello(version: CacheChainCommand.version, config: sessionDescription)
         logger.info("batch session started", metadata: ["config": "\(hello.config)"])
         let output = FileDescriptorOutput()
-        await BatchRunner(executor: BatchExecutor(client: client), hello: hello, logger: logger, maximumInFlight: maximumInFlight)
+        let executor = BatchExecutor(client: client, bodyLimit: BatchBodyLimit(maximumInlineSize: maximumInlineBody, fileDirectory: bodyDirectory))
+        await BatchRunner(executor: executor, hello: hello, logger: logger, maximumInFlight: maximumInFlight)
             .run(lines: FileDescriptorLines.lines(), output: output)
         if output.hasFailed {
             logger.error("could not write to stdout; some replies were lost")
