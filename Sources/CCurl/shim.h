@@ -55,6 +55,20 @@ static inline CURLMcode cachechain_multi_setopt_long(CURLM *handle, CURLMoption 
     return curl_multi_setopt(handle, option, value);
 }
 
+/// Whether this libcurl decodes gzip and deflate (zlib), br (brotli) and zstd content codings: its
+/// `curl_version_info(CURLVERSION_NOW)` features (the macro is not visible to Swift).
+static inline int cachechain_decodes_zlib(void) {
+    return (curl_version_info(CURLVERSION_NOW)->features & CURL_VERSION_LIBZ) != 0;
+}
+
+static inline int cachechain_decodes_brotli(void) {
+    return (curl_version_info(CURLVERSION_NOW)->features & CURL_VERSION_BROTLI) != 0;
+}
+
+static inline int cachechain_decodes_zstd(void) {
+    return (curl_version_info(CURLVERSION_NOW)->features & CURL_VERSION_ZSTD) != 0;
+}
+
 /// The result code of a finished transfer message (CURLMsg's union member).
 static inline CURLcode cachechain_msg_result(CURLMsg *message) {
     return message->data.result;

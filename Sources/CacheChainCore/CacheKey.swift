@@ -3,7 +3,10 @@ public import HTTPTypes
 /// The primary cache key of RFC 9111 §2: the request method and the normalized target URI.
 ///
 /// `HEAD` requests share the key of `GET` (a stored `GET` response can answer a `HEAD`, §4), the scheme and
-/// host are lowercased, default ports are dropped and the query is kept. Vary variants of one key are told
+/// host are lowercased, default ports are dropped and the query is kept. The path and query are normalized
+/// as RFC 3986 §6.2.2 describes (unreserved characters' percent-encodings decoded, the others' uppercased,
+/// `.` and `..` segments removed), so `/a/b/../c` is stored under `/a/c`, the target libcurl fetches, and
+/// a purge by URL prefix finds it. Vary variants of one key are told
 /// apart by ``CacheEntry/variantKey``.
 public struct CacheKey: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
     /// The method the entry answers (`GET` for `GET` and `HEAD`).
@@ -12,7 +15,7 @@ public struct CacheKey: Sendable, Hashable, Codable, Comparable, CustomStringCon
     public var scheme: String
     /// The lowercased authority without a default port.
     public var authority: String
-    /// The path and query, as sent (`/` when empty).
+    /// The path and query, normalized as RFC 3986 §6.2.2 describes (`/` when empty).
     public var path: String
     /// Extra text that tells apart requests a custom ``CacheKeyStrategy`` wants stored separately (for
     /// example chosen request fields); empty for RFC 9111's standard key.
@@ -40,7 +43,7 @@ public struct CacheKey: Sendable, Hashable, Codable, Comparable, CustomStringCon
         self.method = upper == "HEAD" ? "GET" : upper
         self.scheme = Self.lowercased(scheme)
         self.authority = Self.normalizeAuthority(Self.lowercased(authority), scheme: self.scheme)
-        self.path = path.isEmpty ? "/" : Self.stripFragment(path)
+        self.path = path.isEmpty ? "/" : URIPathNormalization.normalized(Self.stripFragment(path))
         self.discriminator = discriminator
     }
 

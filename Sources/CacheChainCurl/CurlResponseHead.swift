@@ -38,6 +38,12 @@ struct CurlResponseHead {
         fields.append((name, Self.trimmed(line[(colon + 1)...])))
     }
 
+    /// The value of the last field read so far if it has this name (lowercase), else `nil`.
+    func lastField(named name: String) -> [UInt8]? {
+        guard let last = fields.last, last.name.lowercased() == name else { return nil }
+        return last.value
+    }
+
     /// The final response head.
     func response(status finalStatus: Int) -> HTTPResponse {
         var headerFields = HTTPFields()

@@ -255,6 +255,12 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
 
     func appendHeaderLine(_ pointer: UnsafeRawBufferPointer) {
         head.consume(line: pointer)
+        // A coding libcurl cannot decode would fail the transfer when the body arrives: take the body as it
+        // is instead (libcurl reads this option per body chunk, so setting it before the body takes effect).
+        if decodesContent, let coding = head.lastField(named: "content-encoding"), !CurlContentCodings.canDecode(coding) {
+            decodesContent = false
+            _ = cachechain_easy_setopt_long(easy, CURLOPT_HTTP_CONTENT_DECODING, 0)
+        }
     }
 
     /// Completes the transfer from libcurl's result code (on the loop thread, after removal from the multi handle).

@@ -3,7 +3,9 @@ public import HTTPTypes
 /// The directives of one message's `Cache-Control` field lines (RFC 9111 §5.2), parsed tolerantly.
 ///
 /// Every field line is read and split on commas outside quoted strings; directive names are
-/// case-insensitive; values may be tokens or quoted strings (`max-age="60"` is accepted, §5.2).
+/// case-insensitive; values may be tokens or quoted strings (`max-age="60"` is accepted, §5.2). A quoted
+/// string that is never closed does not swallow the rest of its line: the restrictive directives after it
+/// (`no-store`, `no-cache`, `private`, `must-revalidate`, `proxy-revalidate`) still count.
 /// Bad input never throws: the accessors give the conservative reading the RFC prescribes. A numeric
 /// directive that is negative, not a number, or given twice with different values is
 /// ``DeltaSeconds/invalid(_:)`` — the engine then treats the response as stale (§4.2.1).
@@ -120,9 +122,29 @@ public struct CacheControl: Sendable, Hashable {
                     start = index + 1
                 }
             }
-            if let directive = directive(bytes, start, bytes.count) { result.append(directive) }
+            guard inQuotes else {
+                if let directive = directive(bytes, start, bytes.count) { result.append(directive) }
+                return
+            }
+            // A quoted string that never ends: the directive it opened keeps its name, and what follows its
+            // opening quote is read as plain comma-separated directives, of which only the restrictive ones
+            // count. A stray quote then never hides a later no-store, nor turns text into a max-age.
+            var pieces = (start..<bytes.count).filter { bytes[$0] == ASCII.comma }
+            pieces.append(bytes.count)
+            if let directive = directive(bytes, start, pieces[0]) { result.append(directive) }
+            for (lower, upper) in zip(pieces, pieces.dropFirst()) {
+                if let directive = directive(bytes, lower + 1, upper), directive.value == nil,
+                    restrictiveFlags.contains(directive.name)
+                {
+                    result.append(directive)
+                }
+            }
         }
     }
+
+    /// Directives that only ever make a cache do less (store nothing, validate, keep private): the ones read
+    /// after an unterminated quote.
+    private static let restrictiveFlags: Set<String> = ["no-store", "no-cache", "private", "must-revalidate", "proxy-revalidate"]
 
     /// The directive written in `bytes[lower..<upper]`, or `nil` when it is empty or has an empty name.
     private static func directive(_ bytes: UnsafeBufferPointer<UInt8>, _ lower: Int, _ upper: Int) -> Directive? {

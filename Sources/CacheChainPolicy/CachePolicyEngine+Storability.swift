@@ -5,7 +5,8 @@ extension CachePolicyEngine {
     ///
     /// Not storable: other methods; interim (1xx), `206 Partial Content` (ranges are not cached) and
     /// `304`; `no-store` in the request or the response (unless `must-understand` with a status code this
-    /// cache implements, §5.2.2.3); `private` in a shared cache; a request with `Authorization` in a shared
+    /// cache implements, §5.2.2.3); `must-understand` with a status code it does not implement (§3);
+    /// `private` in a shared cache; a request with `Authorization` in a shared
     /// cache unless `must-revalidate`, `public` or `s-maxage` allow it (§3.5); `Vary: *` (it can never
     /// match, §4.1); responses with no explicit freshness whose status is not cacheable by default; and
     /// responses to a request whose `Host` field names another authority than its URL
@@ -37,7 +38,14 @@ extension CachePolicyEngine {
             return .notStorable([CacheReason(.noStore, "the request says Cache-Control: no-store")])
         }
         if directives.contains(.mustUnderstand) {
-            // §5.2.2.3: we implement caching for every final status except 206, so no-store is overridden.
+            // §3 and §5.2.2.3: only a cache that implements the status code's caching requirements may store
+            // the response, and such a cache ignores no-store.
+            guard Self.understoodStatuses.contains(status) else {
+                return .notStorable([CacheReason(
+                    .status,
+                    "must-understand: status \(status) is not one whose caching requirements this cache implements"
+                )])
+            }
         } else if directives.contains(.noStore) {
             return .notStorable([CacheReason(.noStore, "the response says Cache-Control: no-store")])
         }

@@ -33,6 +33,12 @@ public struct CachePolicyEngine: Sendable {
     /// Status codes that are heuristically cacheable (RFC 9110 §15.1).
     static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 
+    /// The final status codes whose caching requirements this cache implements, for `must-understand`
+    /// (RFC 9111 §5.2.2.3): those RFC 9110 §15 defines, except `206` (ranges are not cached) and `304` (never
+    /// stored itself).
+    static let understoodStatuses: Set<Int> = Set(200...205).union(300...303).union([305, 307, 308])
+        .union(400...417).union([421, 422, 426]).union(500...505)
+
     /// Whether `must-revalidate` applies: the directive itself or, in a shared cache, `proxy-revalidate`
     /// or `s-maxage` (§5.2.2.2, §5.2.2.8, §5.2.2.10).
     func forbidsStaleUse(_ directives: CacheControl) -> Bool {

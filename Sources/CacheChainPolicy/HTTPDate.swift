@@ -2,10 +2,14 @@ public import Foundation
 
 /// HTTP-date parsing and formatting (RFC 9110 §5.6.7), without `DateFormatter` or locales.
 ///
-/// All three formats are accepted: IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850
-/// form (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`). Anything else —
-/// including `0` and `-1`, which servers send in `Expires` — is `nil`, which callers read as
-/// "already expired" (RFC 9111 §5.3). Two-digit years 70–99 are 19xx and 00–69 are 20xx.
+/// All three formats are accepted, each exactly as its grammar writes it: IMF-fixdate
+/// (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850 form (`Sunday, 06-Nov-94 08:49:37 GMT`) and
+/// asctime (`Sun Nov  6 08:49:37 1994`, where a one-digit day is padded with a space). One space separates
+/// the tokens: a doubled space or a tab makes the value invalid. Day names, month names and `GMT` are
+/// matched case-insensitively, as RFC 9111 §4.2 has cache recipients read dates. Anything else — including
+/// `0` and `-1`, which servers send in `Expires` — is `nil`, which callers read as "already expired"
+/// (RFC 9111 §5.3). Two-digit years 70–99 are 19xx and 00–69 are 20xx. Spaces and tabs around the whole
+/// value (a field value's optional whitespace) are ignored.
 public enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
     private static let shortDays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
@@ -18,25 +22,14 @@ public enum HTTPDate {
         // The form every sender generates, read byte by byte (every hit reads the stored `Date`).
         if let date = value.utf8.withContiguousStorageIfAvailable(parseIMFFixdate) ?? nil { return date }
         guard value.utf8.count <= 64 else { return nil }
-        let tokens = value.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }).map(String.init)
-        if tokens.count == 6, value.contains(","), shortDays.contains(tokens[0].lowercased()), tokens[5] == "GMT" {
-            // IMF-fixdate: day-name "," SP DD SP Mon SP YYYY SP hh:mm:ss SP GMT
-            guard tokens[1].count == 2, tokens[3].count == 4 else { return nil }
-            return make(day: tokens[1], month: tokens[2], year: tokens[3], time: tokens[4])
+        var text = value
+        return text.withUTF8 { bytes in
+            var start = 0, end = bytes.count
+            while start < end, bytes[start] == space || bytes[start] == tab { start += 1 }
+            while end > start, bytes[end - 1] == space || bytes[end - 1] == tab { end -= 1 }
+            let value = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            return parseIMFFixdate(value) ?? parseRFC850Date(value) ?? parseAsctimeDate(value)
         }
-        if tokens.count == 4, value.contains(","), longDays.contains(tokens[0].lowercased()), tokens[3] == "GMT" {
-            // rfc850-date: day-name-l "," SP DD-Mon-YY SP hh:mm:ss SP GMT
-            let parts = tokens[1].split(separator: "-", omittingEmptySubsequences: false).map(String.init)
-            guard parts.count == 3, parts[0].count == 2, parts[2].count == 2, let short = Int(parts[2]) else { return nil }
-            let year = short < 70 ? 2000 + short : 1900 + short
-            return make(day: parts[0], month: parts[1], year: String(year), time: tokens[2])
-        }
-        if tokens.count == 5, !value.contains(","), shortDays.contains(tokens[0].lowercased()) {
-            // asctime-date: day-name SP Mon SP ( 2DIGIT / SP 1DIGIT ) SP hh:mm:ss SP YYYY
-            guard tokens[4].count == 4 else { return nil }
-            return make(day: tokens[2], month: tokens[1], year: tokens[4], time: tokens[3])
-        }
-        return nil
     }
 
     /// Formats an instant as an IMF-fixdate, the only format senders may generate.
@@ -61,14 +54,60 @@ public enum HTTPDate {
     private static func parseIMFFixdate(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[4] == UInt8(ascii: " "), bytes[7] == UInt8(ascii: " "),
             bytes[11] == UInt8(ascii: " "), bytes[16] == UInt8(ascii: " "), bytes[19] == UInt8(ascii: ":"),
-            bytes[22] == UInt8(ascii: ":"), bytes[25] == UInt8(ascii: " "), bytes[26] == UInt8(ascii: "G"),
-            bytes[27] == UInt8(ascii: "M"), bytes[28] == UInt8(ascii: "T"),
+            bytes[25] == UInt8(ascii: " "), code(bytes, at: 26) == gmtCode,
             shortDayCodes.contains(code(bytes, at: 0)),
             let monthIndex = monthCodes.firstIndex(of: code(bytes, at: 8)),
             let day = number(bytes, 5, 7), let year = number(bytes, 12, 16),
-            let hour = number(bytes, 17, 19), let minute = number(bytes, 20, 22), let second = number(bytes, 23, 25)
+            let (hour, minute, second) = timeOfDay(bytes, at: 17)
         else { return nil }
         return make(year: year, month: monthIndex + 1, day: day, hour: hour, minute: minute, second: second)
+    }
+
+    /// `Sunday, 06-Nov-94 08:49:37 GMT`: day-name-l "," SP DD "-" Mon "-" YY SP hh:mm:ss SP GMT.
+    private static func parseRFC850Date(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard let comma = bytes.firstIndex(of: UInt8(ascii: ",")), comma >= 6, bytes.count == comma + 24,
+            longDays.contains(lowercasedLetters(bytes, 0, comma) ?? ""),
+            bytes[comma + 1] == space, bytes[comma + 4] == UInt8(ascii: "-"), bytes[comma + 8] == UInt8(ascii: "-"),
+            bytes[comma + 11] == space, bytes[comma + 20] == space, code(bytes, at: comma + 21) == gmtCode,
+            let day = number(bytes, comma + 2, comma + 4),
+            let monthIndex = monthCodes.firstIndex(of: code(bytes, at: comma + 5)),
+            let shortYear = number(bytes, comma + 9, comma + 11),
+            let (hour, minute, second) = timeOfDay(bytes, at: comma + 12)
+        else { return nil }
+        let year = shortYear < 70 ? 2000 + shortYear : 1900 + shortYear
+        return make(year: year, month: monthIndex + 1, day: day, hour: hour, minute: minute, second: second)
+    }
+
+    /// `Sun Nov  6 08:49:37 1994`: day-name SP Mon SP ( DD / SP D ) SP hh:mm:ss SP YYYY.
+    private static func parseAsctimeDate(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard bytes.count == 24, bytes[3] == space, bytes[7] == space, bytes[10] == space, bytes[19] == space,
+            shortDayCodes.contains(code(bytes, at: 0)),
+            let monthIndex = monthCodes.firstIndex(of: code(bytes, at: 4)),
+            let day = bytes[8] == space ? number(bytes, 9, 10) : number(bytes, 8, 10),
+            let (hour, minute, second) = timeOfDay(bytes, at: 11),
+            let year = number(bytes, 20, 24)
+        else { return nil }
+        return make(year: year, month: monthIndex + 1, day: day, hour: hour, minute: minute, second: second)
+    }
+
+    /// `hh:mm:ss` at `offset`.
+    private static func timeOfDay(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> (Int, Int, Int)? {
+        guard bytes[offset + 2] == UInt8(ascii: ":"), bytes[offset + 5] == UInt8(ascii: ":"),
+            let hour = number(bytes, offset, offset + 2), let minute = number(bytes, offset + 3, offset + 5),
+            let second = number(bytes, offset + 6, offset + 8)
+        else { return nil }
+        return (hour, minute, second)
+    }
+
+    /// The ASCII letters in `bytes[start..<end]`, lowercased, or `nil` when another byte is among them.
+    private static func lowercasedLetters(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String? {
+        var letters: [UInt8] = []
+        for byte in bytes[start..<end] {
+            let lower = byte | 0x20
+            guard lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") else { return nil }
+            letters.append(lower)
+        }
+        return String(decoding: letters, as: UTF8.self)
     }
 
     /// The three letters at `offset`, lowercased, as one number (`"Nov"` → `0x6E6F76`): a name is then
@@ -84,6 +123,9 @@ public enum HTTPDate {
 
     private static let shortDayCodes = shortDays.map(code)
     private static let monthCodes = months.map(code)
+    private static let gmtCode = code("gmt")
+    private static let space = UInt8(ascii: " ")
+    private static let tab = UInt8(ascii: "\t")
 
     /// The decimal number in `bytes[start..<end]`, all digits.
     private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
@@ -98,27 +140,11 @@ public enum HTTPDate {
 
     // MARK: - Calendar arithmetic (proleptic Gregorian, UTC)
 
-    private static func make(day: String, month: String, year: String, time: String) -> Date? {
-        guard let dayValue = digits(day), let yearValue = digits(year),
-            let monthIndex = months.firstIndex(of: month.lowercased()), month.count == 3
-        else { return nil }
-        let clock = time.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }),
-            let hour = digits(clock[0]), let minute = digits(clock[1]), let second = digits(clock[2])
-        else { return nil }
-        return make(year: yearValue, month: monthIndex + 1, day: dayValue, hour: hour, minute: minute, second: second)
-    }
-
     private static func make(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Date? {
         guard hour < 24, minute < 60, second <= 60, year >= 1, day >= 1, day <= daysInMonth(month, year: year) else { return nil }
         let days = self.days(fromCivil: year, month, day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second
         return Date(timeIntervalSince1970: TimeInterval(seconds))
-    }
-
-    private static func digits(_ text: String) -> Int? {
-        guard !text.isEmpty, text.utf8.count <= 4, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        return Int(text)
     }
 
     private static func daysInMonth(_ month: Int, year: Int) -> Int {

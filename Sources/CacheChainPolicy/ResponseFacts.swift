@@ -11,7 +11,7 @@ struct ResponseFacts: Sendable {
     let directives: CacheControl
     /// The response's `Date`, or `nil` when it is missing, repeated or not an HTTP-date.
     let date: Date?
-    /// The first valid `Age` value in seconds, or `nil` when there is none (RFC 9111 §5.1).
+    /// The first member of the `Age` field in seconds, or `nil` when there is none or it is invalid (RFC 9111 §5.1).
     let age: Int?
 
     /// Reads the facts of a response head.
@@ -20,13 +20,10 @@ struct ResponseFacts: Sendable {
         let fields = response.headerFields
         directives = CacheControl(fields)
         date = fields.fieldValue(.date).flatMap(HTTPDate.parse)
-        var age: Int?
-        for field in fields where field.name == .age {
-            if let value = DeltaSeconds.parse(field.value.trimmingOWS()).value {
-                age = value
-                break
-            }
-        }
-        self.age = age
+        // §5.1: Age is a singleton, but a list-based or repeated one counts its first member; when that member
+        // is invalid, the field is ignored (not replaced by a later member).
+        let firstLine = fields.first { $0.name == .age }?.value
+        let firstMember = firstLine?.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first
+        age = firstMember.flatMap { DeltaSeconds.parse($0.trimmingOWS()).value }
     }
 }

@@ -70,11 +70,33 @@ struct CacheControlTests {
         #expect(directives.directives.count == 1001)
     }
 
-    @Test("an unterminated quote swallows the rest of the line instead of crashing")
-    func unterminatedQuote() {
-        let directives = CacheControl(lines: ["no-cache=\"abc, max-age=5"])
-        #expect(directives.contains("no-cache"))
-        #expect(directives.seconds("max-age") == nil)
+    /// §5.2 (parsed conservatively): a quoted string that never ends must not hide the restrictive directives
+    /// written after its opening quote, and must not lend weight to permissive ones.
+    static let unterminated: [(line: String, present: [String], absent: [String])] = [
+        ("no-cache=\"abc, max-age=5", ["no-cache"], ["max-age"]),
+        ("max-age=60, foo=\"bar, no-store", ["max-age", "foo", "no-store"], []),
+        ("foo=\"bar, NO-STORE, max-age=99999", ["foo", "no-store"], ["max-age"]),
+        ("private=\"Set-Cookie, no-cache, must-revalidate", ["private", "no-cache", "must-revalidate"], []),
+        ("x=\"a, public, immutable, s-maxage=600, proxy-revalidate", ["x", "proxy-revalidate"], ["public", "immutable", "s-maxage"]),
+        ("a=\"closed, no-store\", b=\"open, no-store", ["a", "b", "no-store"], []),
+        ("a=\"closed, no-store\", max-age=5", ["a", "max-age"], ["no-store"]),
+    ]
+
+    @Test("an unterminated quote does not hide a later no-store (or no-cache, private, must-revalidate)", arguments: unterminated)
+    func unterminatedQuote(_ example: (line: String, present: [String], absent: [String])) {
+        let directives = CacheControl(lines: [example.line])
+        for name in example.present { #expect(directives.contains(name), "\(name) in \(example.line)") }
+        for name in example.absent { #expect(!directives.contains(name), "\(name) in \(example.line)") }
+    }
+
+    @Test("a response whose Cache-Control leaves a quote open before no-store is not stored")
+    func unterminatedQuoteNoStore() {
+        let verdict = CachePolicyEngine().storability(
+            request: request("/"),
+            response: response(200, [("Cache-Control", "max-age=60, ext=\"x, no-store")])
+        )
+        #expect(!verdict.isStorable)
+        #expect(verdict.reasons.contains { $0.code == .noStore })
     }
 
     @Test("the byte-level parser: OWS and tabs, empty elements, an empty name, escaped quotes, non-ASCII values, queried names in any case")

@@ -64,6 +64,13 @@ struct FreshnessTests {
         AgeCase(name: "non-numeric Age is ignored", fields: [("Age", "old")], requestDelay: 0, residence: 3, age: 3),
         AgeCase(name: "huge Age is clamped", fields: [("Age", "99999999999999999")], requestDelay: 0, residence: 0, age: 2_147_483_648),
         AgeCase(name: "missing Date uses the reception time", fields: [], requestDelay: 4, residence: 1, age: 5),
+        // §5.1: a list-based or repeated Age counts its first member; an invalid first member voids the field.
+        AgeCase(name: "Age list: the first member counts", fields: [("Age", "7200, 0")], requestDelay: 0, residence: 0, age: 7200),
+        AgeCase(name: "Age list without spaces", fields: [("Age", "7200,0")], requestDelay: 0, residence: 0, age: 7200),
+        AgeCase(name: "Age twice: the first line counts", fields: [("Age", "7200"), ("Age", "0")], requestDelay: 0, residence: 0, age: 7200),
+        AgeCase(name: "Age twice, smaller first", fields: [("Age", "5"), ("Age", "7200")], requestDelay: 0, residence: 0, age: 5),
+        AgeCase(name: "Age with an invalid first member is ignored", fields: [("Age", "x, 7200")], requestDelay: 0, residence: 1, age: 1),
+        AgeCase(name: "invalid first Age line, valid second: ignored", fields: [("Age", "-1"), ("Age", "7200")], requestDelay: 0, residence: 1, age: 1),
     ]
 
     @Test("current age table (§4.2.3)", arguments: ages)

@@ -37,6 +37,41 @@ struct HTTPDateTests {
         #expect(HTTPDate.parse(text) == nil)
     }
 
+    /// RFC 9110 §5.6.7: each format's tokens are separated by exactly one SP (asctime pads a one-digit day
+    /// with a second one); names and `GMT` are read case-insensitively (RFC 9111 §4.2).
+    static let grammar: [(String, TimeInterval?)] = [
+        ("Sun, 06 Nov 1994 08:49:37 gmt", 784_111_777),
+        ("sunday, 06-nov-94 08:49:37 gmt", 784_111_777),
+        ("SUNDAY, 06-NOV-94 08:49:37 GMT", 784_111_777),
+        ("SUN NOV  6 08:49:37 1994", 784_111_777),
+        ("Sun Nov 06 08:49:37 1994", 784_111_777),
+        ("Wed Nov 16 08:49:37 1994", 784_975_777),
+        ("Sun, 06 Nov 1994 08:49:37 GMT\t", 784_111_777),
+        ("Sun,  06 Nov 1994 08:49:37 GMT", nil),
+        ("Sun, 06  Nov 1994 08:49:37 GMT", nil),
+        ("Sun, 06 Nov  1994 08:49:37 GMT", nil),
+        ("Sun, 06 Nov 1994  08:49:37 GMT", nil),
+        ("Sun, 06 Nov 1994 08:49:37  GMT", nil),
+        ("Sun,06 Nov 1994 08:49:37 GMT", nil),
+        ("Sun,\t06 Nov 1994 08:49:37 GMT", nil),
+        ("Sunday,  06-Nov-94 08:49:37 GMT", nil),
+        ("Sunday, 06-Nov-94  08:49:37 GMT", nil),
+        ("Sunday, 06-Nov-94 08:49:37  GMT", nil),
+        ("Sun, 06-Nov-94 08:49:37 GMT", nil),
+        ("Sunday, 06-Nov-1994 08:49:37 GMT", nil),
+        ("Sun  Nov  6 08:49:37 1994", nil),
+        ("Sun Nov   6 08:49:37 1994", nil),
+        ("Sun Nov 6 08:49:37 1994", nil),
+        ("Sun Nov  6 08:49:37  1994", nil),
+        ("Sun Nov  6  08:49:37 1994", nil),
+        ("Sun\tNov  6 08:49:37 1994", nil),
+    ]
+
+    @Test("one space between tokens in every format; names and GMT in any case", arguments: grammar)
+    func grammarTable(_ text: String, _ epoch: TimeInterval?) {
+        #expect(HTTPDate.parse(text) == epoch.map { Date(timeIntervalSince1970: $0) }, "\(text)")
+    }
+
     @Test("formatting produces IMF-fixdate that parses back", arguments: [0.0, 784_111_777, 951_825_600, 1_795_000_000, -86_400])
     func roundTrip(_ epoch: TimeInterval) throws {
         let date = Date(timeIntervalSince1970: epoch)

@@ -34,6 +34,13 @@ struct StorabilityTests {
         Case(name: "response NO-STORE in a second line", responseFields: [("Cache-Control", "max-age=60"), ("Cache-Control", "NO-STORE")], storable: false, reason: .noStore),
         Case(name: "request no-store", requestFields: [("Cache-Control", "no-store")], responseFields: [("Cache-Control", "max-age=60")], storable: false, reason: .noStore),
         Case(name: "must-understand overrides no-store for a known status", responseFields: [("Cache-Control", "max-age=60, no-store, must-understand")], storable: true),
+        // §5.2.2.3 and §3: must-understand limits storing to caches that implement the status code's semantics.
+        Case(name: "must-understand + no-store, 404 (understood)", status: 404, responseFields: [("Cache-Control", "max-age=60, no-store, must-understand")], storable: true),
+        Case(name: "must-understand + no-store, 299 (unknown)", status: 299, responseFields: [("Cache-Control", "max-age=60, no-store, must-understand")], storable: false, reason: .status),
+        Case(name: "must-understand + no-store, 555 (unknown)", status: 555, responseFields: [("Cache-Control", "max-age=60, no-store, must-understand")], storable: false, reason: .status),
+        Case(name: "must-understand + no-store, 418 (unused in RFC 9110)", status: 418, responseFields: [("Cache-Control", "max-age=60, no-store, must-understand")], storable: false, reason: .status),
+        Case(name: "must-understand without no-store, 299 (unknown)", status: 299, responseFields: [("Cache-Control", "max-age=60, must-understand")], storable: false, reason: .status),
+        Case(name: "299 with max-age and no must-understand is stored", status: 299, responseFields: [("Cache-Control", "max-age=60")], storable: true),
         Case(name: "private in a private cache", responseFields: [("Cache-Control", "private")], storable: true),
         Case(name: "private in a shared cache", mode: .sharedCache, responseFields: [("Cache-Control", "private, max-age=60")], storable: false, reason: .privateResponse),
         Case(name: "Authorization in a private cache", requestFields: [("Authorization", "Bearer x")], responseFields: [("Cache-Control", "max-age=60")], storable: true, reason: .authorization),
