@@ -17,6 +17,11 @@ public struct PipelineResponse: Sendable, Hashable {
     public var trace: [CacheReason]
     /// The `userInfo` of the cached response (empty for responses that were not stored).
     public var userInfo: CacheUserInfo
+    /// Why this response must not be stored whatever its fields say, set by the transport or an inner
+    /// interceptor that knows what its head no longer shows — e.g. a `framing` reason when the origin's
+    /// message framing conflicted and the transport repaired the head. `StorageDecisionInterceptor` then
+    /// stores nothing and adds the reason to the ``trace``; `nil` (the default) leaves the decision to it.
+    public var storageVeto: CacheReason?
 
     /// Creates a response.
     /// - Parameters:
@@ -25,17 +30,20 @@ public struct PipelineResponse: Sendable, Hashable {
     ///   - cacheStatus: Where it came from; `.miss` by default (the network).
     ///   - trace: Initial reason codes.
     ///   - userInfo: Cached `userInfo`.
+    ///   - storageVeto: A reason never to store the response; `nil` by default.
     public init(
         head: HTTPResponse,
         body: HTTPBody = .empty,
         cacheStatus: CacheStatus = .miss,
         trace: [CacheReason] = [],
-        userInfo: CacheUserInfo = CacheUserInfo()
+        userInfo: CacheUserInfo = CacheUserInfo(),
+        storageVeto: CacheReason? = nil
     ) {
         self.head = head
         self.body = body
         self.cacheStatus = cacheStatus
         self.trace = trace
         self.userInfo = userInfo
+        self.storageVeto = storageVeto
     }
 }

@@ -3,7 +3,10 @@ import HTTPTypes
 /// Collects the header lines libcurl reports and turns the last block into an `HTTPResponse`.
 ///
 /// libcurl reports every header block it reads (interim `100 Continue`, then the final response); a
-/// status line starts a new block. Obsolete line folding is joined to the previous value; lines that are
+/// status line starts a new block. The empty line after a block ends it: lines after it that are not a
+/// new status line are trailer fields (a chunked body's, RFC 9112 §7.1.2), which libcurl reports through the
+/// same callback. They are counted and dropped, never merged into the header section: a trailer must not
+/// change how the response is cached (RFC 9110 §6.5.1). Obsolete line folding is joined to the previous value; lines that are
 /// not `name: value` with a valid field name are counted and skipped, never fatal. Field values keep their
 /// bytes as received (RFC 9110 §5.5 `obs-text` included): a value that is not UTF-8 (e.g. Latin-1) reaches
 /// the application and the cache unchanged, readable with `HTTPField.withUnsafeBytesOfValue`.
@@ -11,6 +14,9 @@ struct CurlResponseHead {
     private(set) var status = 0
     private(set) var fields: [(name: String, value: [UInt8])] = []
     private(set) var malformedLines = 0
+    /// Trailer field lines seen (and dropped) after the final header section.
+    private(set) var trailerLines = 0
+    private var isSectionComplete = false
 
     private static let space = UInt8(ascii: " ")
     private static let tab = UInt8(ascii: "\t")
@@ -21,11 +27,19 @@ struct CurlResponseHead {
         let line = Array(bytes[0..<end])
         if line.starts(with: "HTTP/".utf8) {
             fields.removeAll()
+            isSectionComplete = false
             let parts = line.split(separator: Self.space, maxSplits: 2)
             status = parts.count >= 2 ? Int(String(decoding: parts[1], as: UTF8.self)) ?? 0 : 0
             return
         }
-        guard let first = line.first else { return }
+        guard let first = line.first else {
+            isSectionComplete = true  // the empty line that ends a header section (or the trailer section)
+            return
+        }
+        guard !isSectionComplete else {
+            trailerLines += 1
+            return
+        }
         if first == Self.space || first == Self.tab, let last = fields.popLast() {
             fields.append((last.name, last.value + [Self.space] + Self.trimmed(line[...])))
             return

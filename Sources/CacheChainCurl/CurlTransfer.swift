@@ -1,5 +1,6 @@
 import CCurl
 import CacheChainCore
+import CacheChainPolicy
 import HTTPTypes
 import Synchronization
 
@@ -13,8 +14,11 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
     // @unchecked Sendable invariant: after `CurlMultiLoop.submit` the mutable state below is confined to
     // the loop thread; before it, only the creating task touches it. `isCancelled` is an Atomic.
 
-    /// What a finished transfer hands back: the head, the body and the HTTP version it arrived over.
-    typealias Received = (head: HTTPResponse, body: HTTPBody, version: CurlTransport.NegotiatedHTTPVersion?)
+    /// What a finished transfer hands back: the head (its framing fields describing the body), the body, the
+    /// HTTP version it arrived over, and what was wrong with the framing as received, if anything.
+    typealias Received = (
+        head: HTTPResponse, body: HTTPBody, version: CurlTransport.NegotiatedHTTPVersion?, framingDefect: MessageFraming.Defect?
+    )
     typealias Outcome = Result<Received, CacheChainError>
 
     let id: UInt64
@@ -274,6 +278,12 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
         var version = 0
         _ = cachechain_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
         var response = head.response(status: status)
+        let framingDefect = MessageFraming.defect(of: response)
+        if case .invalidContentLength? = framingDefect {
+            // RFC 9112 §6.3: the message framing is invalid, so a user agent discards the response.
+            finish(.failure(framingError(framingDefect)))
+            return
+        }
         let body: HTTPBody
         do throws(CacheChainError) {
             body = try takeBody()
@@ -287,9 +297,20 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
         {
             // libcurl decoded the body: describe what we hold, not what was on the wire.
             response.headerFields[.contentEncoding] = nil
-            response.headerFields[.contentLength] = String(body.count)
         }
-        finish(.success((response, body, CurlTransport.NegotiatedHTTPVersion(curlValue: version))))
+        // Framing fields describe the body received: no Transfer-Encoding, its real Content-Length.
+        response = MessageFraming.headDescribing(response, bodyLength: body.count, requestMethod: request.method)
+        finish(.success((response, body, CurlTransport.NegotiatedHTTPVersion(curlValue: version), framingDefect)))
+    }
+
+    /// The error for a response whose framing is invalid: it names the fields, not libcurl's symptom.
+    private func framingError(_ defect: MessageFraming.Defect?) -> CacheChainError {
+        let url = "\(request.scheme ?? "?")://\(request.authority ?? "?")\(request.path ?? "")"
+        return CacheChainError(
+            .transportFailed,
+            "the response from \(url) was discarded: \(defect.map(String.init(describing:)) ?? "invalid framing"); the origin must send one Content-Length",
+            request: request
+        )
     }
 
     /// Resumes the caller exactly once and releases every C resource.
@@ -321,6 +342,9 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
         let url = "\(request.scheme ?? "?")://\(request.authority ?? "?")\(request.path ?? "")"
         if isCancelled.load(ordering: .relaxed) || code == CURLE_ABORTED_BY_CALLBACK {
             return CacheChainError(.cancelled, "the request to \(url) was cancelled", request: request)
+        }
+        if let defect = MessageFraming.defect(of: head.response(status: 0)), case .invalidContentLength = defect {
+            return framingError(defect)  // libcurl read one of the lengths and ran short or long
         }
         switch code {
         case CURLE_OPERATION_TIMEDOUT:

@@ -1,4 +1,5 @@
 public import CacheChainCore
+import CacheChainPolicy
 
 /// The network transport: libcurl's multi interface driven by one dedicated thread, with async/await on top.
 ///
@@ -101,6 +102,9 @@ public final class CurlTransport: HTTPTransport {
             loop.cancel(transfer)
         }
         var response = PipelineResponse(head: received.head, body: received.body)
+        if let defect = received.framingDefect {
+            response.storageVeto = CacheReason(.framing, "\(defect); its head was rewritten from the body received")
+        }
         if configuration.recordsHTTPVersion, let version = received.version {
             response.userInfo[NegotiatedHTTPVersionKey.self] = version
         }

@@ -8,7 +8,8 @@ import Logging
 ///
 /// After `next` returns a network response it applies, in order:
 /// 1. RFC 9111 §3 storability (method, status, `no-store`, `private` in a shared cache, `Authorization`,
-///    `Vary: *`…), and the context's ``InterceptorContext/isStoringAllowed``;
+///    `Vary: *`…), the context's ``InterceptorContext/isStoringAllowed`` and the response's
+///    ``PipelineResponse/storageVeto`` (set by a transport that repaired conflicting framing);
 /// 2. Apple's size rule: a body larger than ``maximumEntryFraction`` (about 5%) of the backend's largest
 ///    tier capacity is not stored;
 /// 3. the ``WillCacheResponse`` hook, which may keep the proposed ``CachedResponse`` as is, change its
@@ -70,6 +71,11 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
         guard context.isStoringAllowed else {
             response.trace.append(CacheReason(.policy, "this request does not store responses"))
             context.events.emit(CacheEvent(.notStored, key: key, reasons: ["policy"]))
+            return response
+        }
+        if let veto = response.storageVeto {
+            response.trace.append(veto)
+            context.events.emit(CacheEvent(.notStored, key: key, reasons: [veto.code.rawValue]))
             return response
         }
         let verdict = context.policyEngine.storability(request: request.head, response: response.head)

@@ -114,6 +114,10 @@ final class LoopbackHandler: ChannelInboundHandler {
         keepAlive: Bool,
         context: ChannelHandlerContext
     ) {
+        if let raw = route.rawResponse {
+            writeRaw(raw, version: version, context: context)
+            return
+        }
         var headers = HTTPHeaders()
         for header in route.headers { headers.add(name: header.name, value: header.value) }
         if !headers.contains(name: "Date") { headers.add(name: "Date", value: HTTPDate.format(Date())) }
@@ -151,6 +155,22 @@ final class LoopbackHandler: ChannelInboundHandler {
             writeGenerated(from: 0, count: count, keepAlive: keepAlive, context: context)
         default:
             finish(keepAlive: keepAlive, context: context)
+        }
+    }
+
+    /// Writes a route's raw answer below the HTTP/1.1 encoder (so it reaches the socket, or TLS, exactly as
+    /// given) and closes the connection; over HTTP/2, where there is no such byte stream, answers 500.
+    private func writeRaw(_ raw: [UInt8], version: HTTPVersion, context: ChannelHandlerContext) {
+        guard version.major == 1, let encoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+        else {
+            let head = HTTPResponseHead(version: version, status: .internalServerError, headers: ["Content-Length": "0"])
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            finish(keepAlive: true, context: context)
+            return
+        }
+        let channel = context.channel
+        encoder.writeAndFlush(NIOAny(channel.allocator.buffer(bytes: raw))).whenComplete { _ in
+            channel.close(promise: nil)
         }
     }
 

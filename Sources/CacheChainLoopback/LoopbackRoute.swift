@@ -56,6 +56,12 @@ public struct LoopbackRoute: Sendable {
     public var lastModified: String?
     /// Holds answers back until the gate is opened (then ``delay`` applies); `nil` answers at once.
     public var gate: LoopbackGate?
+    /// The whole answer as bytes on the wire — status line, header section, framing, body, trailers — written
+    /// as given, without the HTTP encoder's checks, after which the connection is closed: a misbehaving
+    /// origin (a chunked body with a `Content-Length`, two `Content-Length`s, trailer fields…). HTTP/1.1 only
+    /// (plain or over TLS); an HTTP/2 request for such a route is answered `500`. The other properties but
+    /// ``gate`` and ``delay`` are ignored.
+    public var rawResponse: [UInt8]?
 
     /// Creates a route.
     /// - Parameters:
@@ -79,6 +85,14 @@ public struct LoopbackRoute: Sendable {
         self.delay = delay
         self.etag = etag
         self.lastModified = lastModified
+    }
+
+    /// Creates a route that writes its answer as raw bytes (see ``rawResponse``).
+    /// - Parameter rawResponse: The answer as it goes on the wire, e.g.
+    ///   `"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi"`.
+    public init(rawResponse: String) {
+        self.init()
+        self.rawResponse = Array(rawResponse.utf8)
     }
 
     /// Creates a route with a text body.

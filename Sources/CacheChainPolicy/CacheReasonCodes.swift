@@ -51,6 +51,9 @@ extension CacheReason.Code {
     public static let storable = Self(rawValue: "storable")
     /// `no-store` in the request or the response (§5.2.1.5, §5.2.2.5).
     public static let noStore = Self(rawValue: "no-store")
+    /// The origin's message framing conflicted (`Transfer-Encoding` with `Content-Length`, RFC 9112 §6.3):
+    /// the response was repaired and passed on, but not stored.
+    public static let framing = Self(rawValue: "framing")
     /// `private` response in a shared cache (§5.2.2.7).
     public static let privateResponse = Self(rawValue: "private")
     /// The request carried `Authorization` and a shared cache may not store the answer (§3.5).
