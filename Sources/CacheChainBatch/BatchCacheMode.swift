@@ -1,4 +1,5 @@
 public import CacheChainPolicy
+import HTTPTypes
 
 /// A request's `cache_mode`: the Fetch API's cache modes, mapped onto CacheChain's cache policies.
 ///
@@ -7,9 +8,15 @@ public import CacheChainPolicy
 /// | `default` | `useProtocolCachePolicy` | as RFC 9111 allows |
 /// | `reload` | `reloadIgnoringLocalCacheData` | as RFC 9111 allows |
 /// | `no-store` | `reloadIgnoringLocalCacheData` | never |
-/// | `no-cache` | `reloadRevalidatingCacheData` | as RFC 9111 allows |
+/// | `no-cache` | `reloadRevalidatingCacheData`, and `Cache-Control: max-age=0` sent | as RFC 9111 allows |
 /// | `force-cache` | `returnCacheDataElseLoad` | as RFC 9111 allows |
 /// | `only-if-cached` | `returnCacheDataDontLoad` | — (never uses the network; a miss is a 504) |
+///
+/// `no-cache` is the Fetch standard's: any stored response, fresh or stale — `immutable` included — is
+/// validated with the origin before use (a conditional request when it has a validator), a normal request is
+/// made when nothing is stored, and the answer updates the cache. As Fetch's HTTP-network-or-cache fetch
+/// does, a request without a `Cache-Control` field is sent with `Cache-Control: max-age=0`, so caches between
+/// here and the origin revalidate too; a `Cache-Control` the caller sent is left alone.
 public enum BatchCacheMode: String, Sendable, Hashable, CaseIterable {
     /// RFC 9111 decides.
     case `default` = "default"
@@ -37,4 +44,16 @@ public enum BatchCacheMode: String, Sendable, Hashable, CaseIterable {
 
     /// Whether the response may be stored (`false` only for `no-store`).
     public var isStoringAllowed: Bool { self != .noStore }
+
+    /// The header fields a request is sent with in this mode, from the caller's: `no-cache` appends
+    /// `Cache-Control: max-age=0` when the caller sent no `Cache-Control` (Fetch, HTTP-network-or-cache
+    /// fetch); the other modes send the caller's fields unchanged.
+    /// - Parameter fields: The caller's fields.
+    /// - Returns: The fields to send.
+    func requestFields(_ fields: HTTPFields) -> HTTPFields {
+        guard self == .noCache, !fields.contains(.cacheControl) else { return fields }
+        var sent = fields
+        sent.append(HTTPField(name: .cacheControl, value: "max-age=0"))
+        return sent
+    }
 }

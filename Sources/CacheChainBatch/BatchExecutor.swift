@@ -92,9 +92,12 @@ public struct BatchExecutor: Sendable {
 
     private func send(_ request: BatchRequest) async throws -> PipelineResponse {
         let client = self.client
+        var pipelineRequest = request.request
+        pipelineRequest.head.headerFields = request.cacheMode.requestFields(pipelineRequest.head.headerFields)
+        let sent = pipelineRequest
         let run = { @Sendable () async throws -> PipelineResponse in
             try await client.send(
-                request.request,
+                sent,
                 cachePolicy: request.cacheMode.cachePolicy,
                 isStoringAllowed: request.cacheMode.isStoringAllowed,
                 timeout: request.timeout,

@@ -69,6 +69,41 @@ extension BatchRequest {
         return bytes
     }
 
+    /// A header value without its leading and trailing spaces and horizontal tabs: HTTP's optional
+    /// whitespace around a field value, which is not part of the value (RFC 9110 §5.5).
+    /// - Parameter bytes: The value as given.
+    /// - Returns: The value without the surrounding `OWS`.
+    static func trimmingOWS(_ bytes: [UInt8]) -> [UInt8] {
+        let isOWS = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !isOWS($0) }), let last = bytes.lastIndex(where: { !isOWS($0) }) else {
+            return []
+        }
+        return Array(bytes[first...last])
+    }
+
+    /// Checks a header value (already trimmed) against RFC 9110 §5.5's `field-value`: visible characters,
+    /// `obs-text` (bytes 0x80–0xFF), and spaces and tabs between them.
+    /// - Parameter bytes: The value.
+    /// - Throws: ``BatchLineError`` naming the first byte that cannot be in a field value and where it is.
+    static func checkHeaderValue(_ bytes: [UInt8]) throws(BatchLineError) {
+        for (offset, byte) in bytes.enumerated() {
+            let what: String
+            switch byte {
+            case 0x20...0x7E, 0x80...0xFF, UInt8(ascii: "\t"): continue
+            case UInt8(ascii: "\r"), UInt8(ascii: "\n"):
+                what = "a line break (\(byte == UInt8(ascii: "\r") ? "CR" : "LF"))"
+            case 0x00: what = "a NUL character (U+0000)"
+            default: what = "the control character U+00\(byte < 0x10 ? "0" : "")\(String(byte, radix: 16, uppercase: true))"
+            }
+            throw BatchLineError(
+                "the value has \(what) at offset \(offset), which HTTP does not allow in a field value (RFC 9110 §5.5)"
+            )
+        }
+        guard HTTPField.isValidValue(bytes) else {
+            throw BatchLineError("the value is not a valid HTTP field value (RFC 9110 §5.5)")
+        }
+    }
+
     /// Builds the header fields from `[name, value]` pairs, keeping their order and repeated names.
     /// - Parameter pairs: The `headers` member.
     /// - Returns: The fields.
@@ -87,14 +122,10 @@ extension BatchRequest {
                 }
                 let bytes: [UInt8]
                 do {
-                    bytes = try Self.bytes(ofHeaderValue: value)
+                    bytes = Self.trimmingOWS(try Self.bytes(ofHeaderValue: value))
+                    try Self.checkHeaderValue(bytes)
                 } catch {
                     throw BatchLineError("headers[\(index)] (\(name)): \(error.message)")
-                }
-                guard HTTPField.isValidValue(bytes) else {
-                    throw BatchLineError(
-                        "headers[\(index)] (\(name)): the value has a line break, NUL or control character"
-                    )
                 }
                 fields.append(HTTPField(name: fieldName, value: bytes))
             }

@@ -96,6 +96,26 @@ struct BatchInputTests {
         #expect(fields[1].withUnsafeBytesOfValue { Array($0) } == [0xC3, 0xA9])
     }
 
+    @Test("header values: leading and trailing spaces and tabs are not part of the value (RFC 9110 §5.5)")
+    func paddedHeaderValues() throws {
+        let request = try request(
+            #"{"type":"request","id":1,"url":"http://a.test/","headers":[["X-A","  a b\t"],["X-B","\t \t"],["X-C","c"]]}"#
+        )
+        let values = request.request.head.headerFields.map { $0.withUnsafeBytesOfValue { Array($0) } }
+        #expect(values == [Array("a b".utf8), [], Array("c".utf8)])
+    }
+
+    @Test("no-cache sends Cache-Control: max-age=0 unless the caller sent a Cache-Control; other modes send the caller's fields")
+    func fetchNoCacheFields() {
+        var own = HTTPFields()
+        own[.cacheControl] = "max-stale=5"
+        #expect(BatchCacheMode.noCache.requestFields(HTTPFields())[values: .cacheControl] == ["max-age=0"])
+        #expect(BatchCacheMode.noCache.requestFields(own)[values: .cacheControl] == ["max-stale=5"])
+        for mode in BatchCacheMode.allCases where mode != .noCache {
+            #expect(mode.requestFields(HTTPFields()).isEmpty, "\(mode)")
+        }
+    }
+
     @Test(
         "a request with a readable id but a bad member is answered with an id error",
         arguments: [
@@ -103,7 +123,11 @@ struct BatchInputTests {
             (#""url":"http://a.test/","method":"G ET""#, "not a valid method"),
             (#""url":"http://a.test/","headers":[["Bad Name","x"]]"#, "not a valid field name"),
             (#""url":"http://a.test/","headers":[["X","\u20ac"]]"#, "U+20AC is outside U+0000–U+00FF"),
-            (#""url":"http://a.test/","headers":[["X","a\nb"]]"#, "line break"),
+            (#""url":"http://a.test/","headers":[["X","a\nb"]]"#, "headers[0] (X): the value has a line break (LF) at offset 1"),
+            (#""url":"http://a.test/","headers":[["X"," a\rb"]]"#, "the value has a line break (CR) at offset 1"),
+            (#""url":"http://a.test/","headers":[["X","a\u0000b"]]"#, "the value has a NUL character (U+0000) at offset 1"),
+            (#""url":"http://a.test/","headers":[["X","ab\u0007"]]"#, "the control character U+0007 at offset 2"),
+            (#""url":"http://a.test/","headers":[["X","a\u007fb"]]"#, "the control character U+007F at offset 1, which HTTP does not allow"),
             (#""url":"http://a.test/","headers":[["X"]]"#, "headers[0] is not a [name, value] pair"),
             (#""url":"http://a.test/","headers":{"X":"y"}"#, "headers is not an array"),
             (#""url":"http://a.test/","body":42"#, "body is neither a string nor null"),
