@@ -6,8 +6,8 @@ import HTTPTypes
 /// | `cache_mode` | ``RequestCachePolicy`` | Stores the response |
 /// |---|---|---|
 /// | `default` | `useProtocolCachePolicy` | as RFC 9111 allows |
-/// | `reload` | `reloadIgnoringLocalCacheData` | as RFC 9111 allows |
-/// | `no-store` | `reloadIgnoringLocalCacheData` | never |
+/// | `reload` | `reloadIgnoringLocalCacheData`, and `Pragma`/`Cache-Control: no-cache` sent | as RFC 9111 allows |
+/// | `no-store` | `reloadIgnoringLocalCacheData`, and `Pragma`/`Cache-Control: no-cache` sent | never |
 /// | `no-cache` | `reloadRevalidatingCacheData`, and `Cache-Control: max-age=0` sent | as RFC 9111 allows |
 /// | `force-cache` | `returnCacheDataElseLoad` | as RFC 9111 allows |
 /// | `only-if-cached` | `returnCacheDataDontLoad` | — (never uses the network; a miss is a 504) |
@@ -16,7 +16,8 @@ import HTTPTypes
 /// validated with the origin before use (a conditional request when it has a validator), a normal request is
 /// made when nothing is stored, and the answer updates the cache. As Fetch's HTTP-network-or-cache fetch
 /// does, a request without a `Cache-Control` field is sent with `Cache-Control: max-age=0`, so caches between
-/// here and the origin revalidate too; a `Cache-Control` the caller sent is left alone.
+/// here and the origin revalidate too; a `Cache-Control` the caller sent is left alone. Likewise `reload` and
+/// `no-store` send `Pragma: no-cache` and `Cache-Control: no-cache` unless the caller sent those fields.
 public enum BatchCacheMode: String, Sendable, Hashable, CaseIterable {
     /// RFC 9111 decides.
     case `default` = "default"
@@ -45,15 +46,24 @@ public enum BatchCacheMode: String, Sendable, Hashable, CaseIterable {
     /// Whether the response may be stored (`false` only for `no-store`).
     public var isStoringAllowed: Bool { self != .noStore }
 
-    /// The header fields a request is sent with in this mode, from the caller's: `no-cache` appends
-    /// `Cache-Control: max-age=0` when the caller sent no `Cache-Control` (Fetch, HTTP-network-or-cache
-    /// fetch); the other modes send the caller's fields unchanged.
+    /// The header fields a request is sent with in this mode, from the caller's, as the Fetch standard's
+    /// HTTP-network-or-cache fetch adds them: `no-cache` appends `Cache-Control: max-age=0` when the caller
+    /// sent no `Cache-Control`; `reload` and `no-store` append `Pragma: no-cache` when the caller sent no
+    /// `Pragma` and `Cache-Control: no-cache` when the caller sent no `Cache-Control`; the other modes send
+    /// the caller's fields unchanged.
     /// - Parameter fields: The caller's fields.
     /// - Returns: The fields to send.
     func requestFields(_ fields: HTTPFields) -> HTTPFields {
-        guard self == .noCache, !fields.contains(.cacheControl) else { return fields }
         var sent = fields
-        sent.append(HTTPField(name: .cacheControl, value: "max-age=0"))
+        switch self {
+        case .noCache:
+            if !fields.contains(.cacheControl) { sent.append(HTTPField(name: .cacheControl, value: "max-age=0")) }
+        case .reload, .noStore:
+            if !fields.contains(.pragma) { sent.append(HTTPField(name: .pragma, value: "no-cache")) }
+            if !fields.contains(.cacheControl) { sent.append(HTTPField(name: .cacheControl, value: "no-cache")) }
+        case .default, .forceCache, .onlyIfCached:
+            break
+        }
         return sent
     }
 }

@@ -56,16 +56,23 @@ struct BatchFetchModeTests: BatchSubprocessSuite {
         }
     }
 
-    @Test("no-cache leaves a Cache-Control the caller sent alone; other modes add none")
-    func callerCacheControlKept() async throws {
+    @Test("no-cache leaves a Cache-Control the caller sent alone; reload and no-store send Pragma and Cache-Control: no-cache unless given")
+    func fetchRequestFields() async throws {
         try await withBatch { batch, origin, _ in
             origin.route("/own", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: "own"))
             let url = origin.url("/own")
             _ = try await send(batch, line(1, url, mode: "no-cache", headers: #"[["Cache-Control","max-stale=5"]]"#))
-            #expect(origin.receivedRequests.last?.header("Cache-Control") == "max-stale=5")
-            _ = try await send(batch, line(2, url, mode: "reload"))
-            #expect(origin.receivedRequests.last?.header("Cache-Control") == nil)
-            #expect(origin.requestCount(for: "/own") == 2)
+            #expect(origin.receivedRequests.last?.headerValues("Cache-Control") == ["max-stale=5"])
+            for (id, mode) in [(2, "reload"), (3, "no-store")] {
+                let reply = try await send(batch, line(id, url, mode: mode))
+                #expect(reply["cache_status"] == .string("miss"), "\(mode): \(reply)")
+                #expect(origin.receivedRequests.last?.headerValues("Cache-Control") == ["no-cache"], "\(mode)")
+                #expect(origin.receivedRequests.last?.headerValues("Pragma") == ["no-cache"], "\(mode)")
+            }
+            #expect(try await send(batch, line(4, url))["cache_status"] == .string("hit"), "reload stored its response")
+            _ = try await send(batch, line(5, url, mode: "reload", headers: #"[["Pragma","x"]]"#))
+            #expect(origin.receivedRequests.last?.headerValues("Pragma") == ["x"])
+            #expect(origin.requestCount(for: "/own") == 4)
         }
     }
 

@@ -105,14 +105,23 @@ struct BatchInputTests {
         #expect(values == [Array("a b".utf8), [], Array("c".utf8)])
     }
 
-    @Test("no-cache sends Cache-Control: max-age=0 unless the caller sent a Cache-Control; other modes send the caller's fields")
-    func fetchNoCacheFields() {
-        var own = HTTPFields()
-        own[.cacheControl] = "max-stale=5"
-        #expect(BatchCacheMode.noCache.requestFields(HTTPFields())[values: .cacheControl] == ["max-age=0"])
-        #expect(BatchCacheMode.noCache.requestFields(own)[values: .cacheControl] == ["max-stale=5"])
-        for mode in BatchCacheMode.allCases where mode != .noCache {
-            #expect(mode.requestFields(HTTPFields()).isEmpty, "\(mode)")
+    @Test("Fetch's request fields per mode: no-cache adds max-age=0, reload and no-store add no-cache, none replaces the caller's")
+    func fetchRequestFields() {
+        func fields(_ mode: BatchCacheMode, _ own: [(HTTPField.Name, String)] = []) -> [String] {
+            var given = HTTPFields()
+            for (name, value) in own { given.append(HTTPField(name: name, value: value)) }
+            return mode.requestFields(given).map { "\($0.name.canonicalName): \($0.value)" }
+        }
+        #expect(fields(.noCache) == ["cache-control: max-age=0"])
+        #expect(fields(.noCache, [(.cacheControl, "max-stale=5")]) == ["cache-control: max-stale=5"])
+        #expect(fields(.noCache, [(.pragma, "no-cache")]) == ["pragma: no-cache", "cache-control: max-age=0"])
+        for mode in [BatchCacheMode.reload, .noStore] {
+            #expect(fields(mode) == ["pragma: no-cache", "cache-control: no-cache"], "\(mode)")
+            #expect(fields(mode, [(.pragma, "x")]) == ["pragma: x", "cache-control: no-cache"], "\(mode)")
+            #expect(fields(mode, [(.cacheControl, "max-age=5")]) == ["cache-control: max-age=5", "pragma: no-cache"], "\(mode)")
+        }
+        for mode in [BatchCacheMode.default, .forceCache, .onlyIfCached] {
+            #expect(fields(mode).isEmpty, "\(mode)")
         }
     }
 
