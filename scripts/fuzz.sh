@@ -68,7 +68,7 @@ for target in "${targets[@]}"; do
         echo "$target: ${executed:-?} runs in $(( $(date +%s) - started )) s (${rate:-?}/s), 0 crashes"
     else
         echo "$target: FAILED, see $log and .build-fuzz/findings/$target-*"
-        grep -E "ERROR|SUMMARY|Fatal error|Precondition failed" "$log" | head -5 || true
+        grep -E "Swift runtime failure|Fatal error|Precondition failed|ERROR|SUMMARY" "$log" | head -5 || true
         failed=1
     fi
 done

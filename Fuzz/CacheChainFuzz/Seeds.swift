@@ -31,14 +31,17 @@ enum Seeds {
         "Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
     ].map { Array($0.utf8) }
 
-    static let responseHeads: [[UInt8]] = [
-        [1] + Array("""
+    /// A final response after an interim one, a NUL, then the request: as a private cache with the protocol
+    /// policy (selector 1), and as a shared cache with `returnCacheDataElseLoad` (0x39).
+    static let responseHeads: [[UInt8]] = [1, 0x39].map { selector in
+        [selector] + Array("""
             HTTP/1.1 100 Continue
 
             HTTP/1.1 200 OK
-            Cache-Control: max-age=60, must-revalidate
+            Cache-Control: max-age=60, must-revalidate, s-maxage=30
             Age: 10
             Date: Sun, 06 Nov 1994 08:49:37 GMT
+            Expires: Sun, 06 Nov 1994 09:49:37 GMT
             Last-Modified: Sat, 05 Nov 1994 08:49:37 GMT
             Vary: Accept, Accept-Encoding
             Content-Length: 5
@@ -46,11 +49,13 @@ enum Seeds {
             X-Folded: one
               two
 
+            """.utf8) + [0] + Array("""
             Accept: text/html
             If-None-Match: "x"
+            Cache-Control: max-stale=5
             Host: example.com
-            """.utf8),
-    ]
+            """.utf8)
+    }
 
     static let batchLines: [[UInt8]] = [
         Array("""
