@@ -10,7 +10,10 @@ enum StorageFuzzing {
         let meta = Array(rest.prefix(metaLength))
         let body = Array(rest.dropFirst(metaLength))
         let lengthSkew = Int(flags >> 1 & 3) - 1  // -1, 0, 1, 2: a recorded body length that may not match
-        return DiskFuzzing.readIndexRow(meta: meta, body: body, bodyLength: body.count + lengthSkew, checksumMatches: flags & 1 == 0) != nil
+        guard let read = DiskFuzzing.readIndexRow(meta: meta, body: body, bodyLength: body.count + lengthSkew, checksumMatches: flags & 1 == 0)
+        else { return false }
+        precondition(read.decoded == read.remembered, "the decoded-metadata memo changed an entry")
+        return true
     }
 
     /// An input for ``indexRow(_:)`` holding a valid row.

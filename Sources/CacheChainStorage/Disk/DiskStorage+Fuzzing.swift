@@ -41,16 +41,20 @@ package enum DiskFuzzing {
     ///   - body: The row's `body` column.
     ///   - bodyLength: The row's `body_length` column.
     ///   - checksumMatches: Whether the row's `checksum` column is right (an attacker can compute it).
-    /// - Returns: The entry, or `nil` when the row is refused.
-    package static func readIndexRow(meta: [UInt8], body: [UInt8], bodyLength: Int, checksumMatches: Bool) -> CacheEntry? {
+    /// - Returns: The entry as first decoded and as the memo gives it back, or `nil` when the row is refused.
+    package static func readIndexRow(
+        meta: [UInt8],
+        body: [UInt8],
+        bodyLength: Int,
+        checksumMatches: Bool
+    ) -> (decoded: CacheEntry, remembered: CacheEntry)? {
         let checksum = EntryChecksum.of(meta, body) &+ (checksumMatches ? 0 : 1)
         guard EntryChecksum.of(meta, body) == checksum, body.count == bodyLength else { return nil }
         var memo = DecodedMetadataMemo()
         do throws(CacheChainError) {
             let first = try memo.decode(rowID: 1, meta: meta, body: HTTPBody(body))
             let again = try memo.decode(rowID: 1, meta: meta, body: HTTPBody(body))
-            precondition(first.entry == again.entry, "the memo changed a decoded entry")
-            return first.entry
+            return (first.entry, again.entry)
         } catch {
             return nil
         }
