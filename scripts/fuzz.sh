@@ -5,7 +5,10 @@
 #   scripts/fuzz.sh                         # every target, 10,000,000 runs each, release build
 #   scripts/fuzz.sh --runs 1000000 envelope # one target, a million runs
 #   scripts/fuzz.sh --seconds 600           # every target, ten minutes each
-#   scripts/fuzz.sh --smoke                 # every target for 5 s, debug build (what CI runs)
+#   scripts/fuzz.sh --smoke                 # every target for 5 s, debug build (checks the libFuzzer build)
+#
+# The test suite (so CI) runs every target without libFuzzer: its seeds, 3,000 random mutations of them and
+# Fuzz/Regressions (FuzzTargetTests, a few seconds).
 #
 # The fuzzer is `cachechain-fuzz` built with -sanitize=fuzzer,address into .build-fuzz (debug) or
 # .build-fuzz-release. Corpora grow in .build-fuzz/corpus/<target> (seeded with valid inputs and with
@@ -25,7 +28,7 @@ while [ "$#" -gt 0 ]; do
         --seconds) seconds="$2"; shift 2 ;;
         --smoke) seconds=5; configuration=debug; shift ;;
         --debug) configuration=debug; shift ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
         -*) echo "fuzz.sh: unknown option $1" >&2; exit 64 ;;
         *) targets+=("$1"); shift ;;
     esac
