@@ -28,7 +28,7 @@ while [ "$#" -gt 0 ]; do
         --seconds) seconds="$2"; shift 2 ;;
         --smoke) seconds=5; configuration=debug; shift ;;
         --debug) configuration=debug; shift ;;
-        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
         -*) echo "fuzz.sh: unknown option $1" >&2; exit 64 ;;
         *) targets+=("$1"); shift ;;
     esac
