@@ -247,6 +247,20 @@ let package = Package(
             plugins: ["DocumentationSnippetsPlugin"]
         ),
 
+        // libFuzzer targets for every parser (scripts/fuzz.sh builds them with -sanitize=fuzzer); built with the
+        // package, the same executable writes seed corpora, replays inputs and runs a mutation smoke test.
+        .target(name: "CLibFuzzerDriver", path: "Fuzz/CLibFuzzerDriver"),
+        .executableTarget(
+            name: "cachechain-fuzz",
+            dependencies: [
+                "CacheChainPolicy", "CacheChainCore", "CacheChainStorage", "CacheChainCurl", "CacheChainBatch", "CacheChainEncryption",
+                "CLibFuzzerDriver", httpTypes,
+            ],
+            path: "Fuzz/CacheChainFuzz",
+            swiftSettings: strictSettings
+        ),
+
+        .testTarget(name: "CacheChainFuzzTests", dependencies: ["cachechain-fuzz"], swiftSettings: strictSettings),
         .testTarget(name: "CacheChainPolicyTests", dependencies: ["CacheChainPolicy", httpTypes], swiftSettings: strictSettings),
         .testTarget(
             name: "CacheChainCoreTests",

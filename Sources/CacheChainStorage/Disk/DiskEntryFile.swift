@@ -131,8 +131,14 @@ enum DiskEntryFile {
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
             throw CacheChainError(.bodyUnreadable, "the entry file \(path) is not a regular file")
         }
-        guard Int(status.st_size) == headerSize + metaLength + bodyLength else {
-            throw damaged(path, "holds \(status.st_size) bytes, expected \(headerSize + metaLength + bodyLength) (truncated?)")
+        // The lengths come from the index row, which a damaged or tampered index can make anything.
+        guard metaLength >= 0, bodyLength >= 0, case (let dataLength, false) = metaLength.addingReportingOverflow(bodyLength),
+            case (let expectedSize, false) = dataLength.addingReportingOverflow(headerSize)
+        else {
+            throw damaged(path, "has an impossible length in its index row (metadata \(metaLength), body \(bodyLength) bytes)")
+        }
+        guard Int(status.st_size) == expectedSize else {
+            throw damaged(path, "holds \(status.st_size) bytes, expected \(expectedSize) (truncated?)")
         }
         let scratchSize = max(headerSize, min(bodyLength, HTTPBody.defaultChunkSize))
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: scratchSize, alignment: 16)

@@ -1,0 +1,1 @@
+// Intentionally empty: the target exists for its header (see include/CLibFuzzerDriver.h).
