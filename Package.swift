@@ -44,6 +44,10 @@ let package = Package(
         .library(name: "CacheChainCacheKey", targets: ["CacheChainCacheKey"]),
         .library(name: "CacheChainRedis", targets: ["CacheChainRedis"]),
         .library(name: "CacheChainEncryption", targets: ["CacheChainEncryption"]),
+        // Adapters: each its own product, on the core and one outside library.
+        .library(name: "CacheChainAsyncHTTPClient", targets: ["CacheChainAsyncHTTPClient"]),
+        .library(name: "CacheChainOpenAPI", targets: ["CacheChainOpenAPI"]),
+        .library(name: "CacheChainServiceLifecycle", targets: ["CacheChainServiceLifecycle"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -54,6 +58,15 @@ let package = Package(
         // HTTP/2 for the loopback origin (test/demo/benchmark support only; the transport is libcurl).
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Adapters (STYLE.md §4): an AsyncHTTPClient transport, an OpenAPI client middleware, a service-lifecycle
+        // Service; the generator's build plugin and its AsyncHTTPClient and URLSession transports for the example
+        // and the tests only.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // RFC 9111 as pure functions and values: no I/O, no clock reads.
@@ -156,6 +169,31 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Adapters at the edge (STYLE.md §4): each on the core and one outside library.
+        // A transport over AsyncHTTPClient (SwiftNIO): CacheChain without libcurl.
+        .target(
+            name: "CacheChainAsyncHTTPClient",
+            dependencies: [
+                "CacheChainCore", httpTypes,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // An OpenAPI client middleware: a CacheChain pipeline in front of any ClientTransport.
+        .target(
+            name: "CacheChainOpenAPI",
+            dependencies: ["CacheChain", "CacheChainCore", httpTypes, .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            swiftSettings: strictSettings
+        ),
+        // A swift-service-lifecycle Service that shuts a client down gracefully.
+        .target(
+            name: "CacheChainServiceLifecycle",
+            dependencies: ["CacheChain", logging, .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            swiftSettings: strictSettings
+        ),
+
         // Release-mode benchmarks: CacheChain next to baselines measured in the same run (scripts/bench.sh).
         .executableTarget(
             name: "CacheChainBenchmarks",
@@ -238,13 +276,33 @@ let package = Package(
                 "CacheChain", "CacheChainPolicy", "CacheChainCore", "CacheChainStorage", "CacheChainInterceptors",
                 "CacheChainTesting", "CacheChainFoundation", "CacheChainCurl", "CacheChainLoopback", "CacheChainBatch",
                 "CacheChainUserInfo", "CacheChainMetrics", "CacheChainLogging", "CacheChainCacheKey", "CacheChainRedis",
-                "CacheChainEncryption", httpTypes, logging,
+                "CacheChainEncryption", "CacheChainAsyncHTTPClient", "CacheChainOpenAPI", "CacheChainServiceLifecycle", httpTypes,
+                logging,
+                // The OpenAPI snippets' transport; their `Client` is generated here from the example's openapi.yaml.
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
             path: "Tests/DocumentationSnippets",
             // As a reader's package compiles them (Swift 6 mode), except that a warning is an error: a snippet
             // must compile cleanly (e.g. no `try` before a call that cannot throw).
             swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-warnings-as-errors"])],
-            plugins: ["DocumentationSnippetsPlugin"]
+            plugins: ["DocumentationSnippetsPlugin", .plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        .executableTarget(
+            name: "AsyncHTTPClientCaching",
+            dependencies: ["CacheChain", "CacheChainAsyncHTTPClient", "CacheChainLoopback"],
+            path: "Examples/AsyncHTTPClientCaching",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "OpenAPICaching",
+            dependencies: [
+                "CacheChain", "CacheChainOpenAPI", "CacheChainLoopback",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+            ],
+            path: "Examples/OpenAPICaching",
+            swiftSettings: strictSettings,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
 
         .testTarget(name: "CacheChainPolicyTests", dependencies: ["CacheChainPolicy", httpTypes], swiftSettings: strictSettings),
@@ -322,9 +380,37 @@ let package = Package(
             dependencies: ["CacheChainBatch", "CacheChain", "CacheChainTesting", "CacheChainLoopback", httpTypes],
             swiftSettings: strictSettings
         ),
+        // The shared end-to-end transport suite: every scenario through CurlTransport and AsyncHTTPClientTransport.
         .testTarget(
             name: "CacheChainIntegrationTests",
-            dependencies: ["CacheChain", "CacheChainCurl", "CacheChainLoopback", "CacheChainTesting", httpTypes],
+            dependencies: [
+                "CacheChain", "CacheChainCurl", "CacheChainAsyncHTTPClient", "CacheChainLoopback", "CacheChainTesting", httpTypes,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CacheChainOpenAPITests",
+            dependencies: [
+                "CacheChainOpenAPI", "CacheChain", "CacheChainLoopback", "CacheChainTesting", httpTypes,
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        .testTarget(
+            name: "CacheChainServiceLifecycleTests",
+            dependencies: [
+                "CacheChainServiceLifecycle", "CacheChain", "CacheChainCurl", "CacheChainLoopback", "CacheChainTesting", logging,
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strictSettings
         ),
     ]

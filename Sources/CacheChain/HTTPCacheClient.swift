@@ -27,6 +27,8 @@ public struct HTTPCacheClient: Sendable {
     public let pipeline: Pipeline
     /// Background revalidations started by `stale-while-revalidate` hits.
     public let revalidationQueue: RevalidationQueue
+    /// Runs ``shutdown()``'s work once, for every copy of this client.
+    let shutdownGate = ShutdownOnce()
 
     /// Creates a client with the default chain in front of a transport.
     /// - Parameters:

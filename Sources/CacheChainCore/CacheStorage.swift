@@ -90,6 +90,17 @@ public protocol CacheStorage: Sendable {
     ///   stores it).
     /// - Returns: The digest key.
     func varyDigestKey(for key: CacheKey) -> VaryDigestKey
+
+    /// Writes out whatever the backend still holds in memory for later (a disk index's batched LRU uses),
+    /// so that a process about to exit leaves the backend as complete as it can be. The backend stays usable.
+    ///
+    /// `HTTPCacheClient.shutdown()` calls it. Backends that write everything at once need no implementation:
+    /// the default does nothing. Wrapping backends (tiered, encrypted, routed) flush what they wrap.
+    ///
+    /// An implementation must be `async` (even when its work is not): a synchronous one would lose, at call
+    /// sites in asynchronous code, to the asynchronous default.
+    /// - Throws: A storage error when the pending state cannot be written.
+    func flushPendingWrites() async throws
 }
 
 extension CacheStorage {
@@ -109,6 +120,9 @@ extension CacheStorage {
     public func varyDigestKey(for key: CacheKey) -> VaryDigestKey {
         .perProcess
     }
+
+    /// Default implementation: nothing is pending, so nothing is written.
+    public func flushPendingWrites() async throws {}
 
     /// Default implementation: removes the matching variants key by key through ``removeEntries(where:)``.
     /// - Parameter date: The earliest ``CacheEntry/storedAt`` to remove.

@@ -45,6 +45,21 @@ public final class CurlTransport: HTTPTransport {
         if case .success(let loop) = loop { loop.shutdown() }
     }
 
+    /// Stops the libcurl thread and waits until it has ended.
+    ///
+    /// Transfers still in flight fail with a `cancelled` error ("the transport was shut down"), and so does
+    /// every later ``send(_:context:)``. Idempotent: a later or concurrent call returns once the thread has
+    /// ended. Releasing the transport without calling it stops the thread too, but does not wait for it;
+    /// `HTTPCacheClient.shutdown()` calls this after draining its background revalidations.
+    public func shutdown() async {
+        if case .success(let loop) = loop { await loop.shutdownAndWait() }
+    }
+
+    /// Whether ``shutdown()`` has stopped the libcurl thread (for tests).
+    var hasShutDown: Bool {
+        (try? loop.get())?.hasEnded ?? true
+    }
+
     /// The libcurl thread as a task executor, for the lowest latency on sequential requests.
     ///
     /// A request normally costs two thread wake-ups: the calling task hands its transfer to the libcurl thread,
