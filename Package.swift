@@ -126,7 +126,7 @@ let package = Package(
         .executableTarget(
             name: "cachechain",
             dependencies: [
-                "CacheChain", "CacheChainBatch", "CacheChainCurl", "CacheChainEncryption", "CacheChainLoopback", logging,
+                "CacheChain", "CacheChainBatch", "CacheChainCurl", "CacheChainEncryption", "CacheChainLoopback", "CacheChainRedis", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
