@@ -26,10 +26,15 @@ let package = Package(
     name: "CacheChain",
     platforms: [.macOS(.v15)],
     products: [
+        // The client and its common set: CacheChainClient plus the disk backend (SQLite, xxHash).
         .library(name: "CacheChain", targets: ["CacheChain"]),
+        // The client with memory and tiered storage, the pipeline and the built-in interceptors: no system library.
+        .library(name: "CacheChainClient", targets: ["CacheChainClient"]),
         .library(name: "CacheChainPolicy", targets: ["CacheChainPolicy"]),
         .library(name: "CacheChainCore", targets: ["CacheChainCore"]),
         .library(name: "CacheChainStorage", targets: ["CacheChainStorage"]),
+        // DiskStorage: links SQLite 3 (libsqlite3-dev) and xxHash (libxxhash-dev).
+        .library(name: "CacheChainDiskStorage", targets: ["CacheChainDiskStorage"]),
         .library(name: "CacheChainInterceptors", targets: ["CacheChainInterceptors"]),
         .library(name: "CacheChainTesting", targets: ["CacheChainTesting"]),
         .library(name: "CacheChainFoundation", targets: ["CacheChainFoundation"]),
@@ -81,18 +86,33 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // xxHash (XXH3 with run-time SIMD dispatch): the disk entries' integrity checksum.
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
-        // Storage backends: memory, disk (SQLite index + entry files), tiered.
-        .target(name: "CacheChainStorage", dependencies: ["CacheChainCore", "CSQLite", "CXXHash"], swiftSettings: strictSettings),
+        // Storage backends without a system library: memory, tiered.
+        .target(name: "CacheChainStorage", dependencies: ["CacheChainCore"], swiftSettings: strictSettings),
+        // The disk backend: a SQLite index and entry files with an xxHash checksum.
+        .target(
+            name: "CacheChainDiskStorage",
+            dependencies: ["CacheChainCore", "CacheChainPolicy", "CSQLite", "CXXHash"],
+            swiftSettings: strictSettings
+        ),
         // The built-in interceptors: cache policy, revalidation, storage decision, userInfo stamping.
         .target(
             name: "CacheChainInterceptors",
             dependencies: ["CacheChainCore", "CacheChainPolicy", logging],
             swiftSettings: strictSettings
         ),
-        // Umbrella: the client and the default pipeline.
+        // The client and the default pipeline over memory and tiered storage: links no system library.
+        .target(
+            name: "CacheChainClient",
+            dependencies: ["CacheChainCore", "CacheChainPolicy", "CacheChainStorage", "CacheChainInterceptors", httpTypes, logging],
+            swiftSettings: strictSettings
+        ),
+        // Umbrella: the client and the disk backend, one import away.
         .target(
             name: "CacheChain",
-            dependencies: ["CacheChainCore", "CacheChainPolicy", "CacheChainStorage", "CacheChainInterceptors", logging],
+            dependencies: [
+                "CacheChainClient", "CacheChainCore", "CacheChainPolicy", "CacheChainStorage", "CacheChainDiskStorage",
+                "CacheChainInterceptors", httpTypes,
+            ],
             swiftSettings: strictSettings
         ),
         // URLSession and URLCache on Linux: CacheChainURLProtocol, usingCacheChain, CacheChainURLCache, the shared
@@ -184,13 +204,13 @@ let package = Package(
         // An OpenAPI client middleware: a CacheChain pipeline in front of any ClientTransport.
         .target(
             name: "CacheChainOpenAPI",
-            dependencies: ["CacheChain", "CacheChainCore", httpTypes, .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            dependencies: ["CacheChainClient", "CacheChainCore", httpTypes, .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
             swiftSettings: strictSettings
         ),
         // A swift-service-lifecycle Service that shuts a client down gracefully.
         .target(
             name: "CacheChainServiceLifecycle",
-            dependencies: ["CacheChain", logging, .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            dependencies: ["CacheChainClient", logging, .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             swiftSettings: strictSettings
         ),
 
@@ -199,7 +219,7 @@ let package = Package(
             name: "CacheChainBenchmarks",
             dependencies: [
                 "CacheChain", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CCurl", "CacheChainRedis", "CacheChainEncryption",
-                "CSQLite", "CacheChainFoundation",
+                "CSQLite", "CacheChainFoundation", "CacheChainDiskStorage",
             ],
             path: "Benchmarks/CacheChainBenchmarks",
             swiftSettings: strictSettings
@@ -273,8 +293,8 @@ let package = Package(
         .target(
             name: "DocumentationSnippets",
             dependencies: [
-                "CacheChain", "CacheChainPolicy", "CacheChainCore", "CacheChainStorage", "CacheChainInterceptors",
-                "CacheChainTesting", "CacheChainFoundation", "CacheChainCurl", "CacheChainLoopback", "CacheChainBatch",
+                "CacheChain", "CacheChainClient", "CacheChainPolicy", "CacheChainCore", "CacheChainStorage", "CacheChainDiskStorage",
+                "CacheChainInterceptors", "CacheChainTesting", "CacheChainFoundation", "CacheChainCurl", "CacheChainLoopback", "CacheChainBatch",
                 "CacheChainUserInfo", "CacheChainMetrics", "CacheChainLogging", "CacheChainCacheKey", "CacheChainRedis",
                 "CacheChainEncryption", "CacheChainAsyncHTTPClient", "CacheChainOpenAPI", "CacheChainServiceLifecycle", httpTypes,
                 logging,
@@ -314,13 +334,13 @@ let package = Package(
         // A child process for the disk backend's crash, multi-process and large-body tests.
         .executableTarget(
             name: "cachechain-storage-probe",
-            dependencies: ["CacheChainStorage"],
+            dependencies: ["CacheChainStorage", "CacheChainDiskStorage"],
             path: "Tests/CacheChainStorageProbe",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CacheChainStorageTests",
-            dependencies: ["CacheChainStorage", "CacheChainTesting", "CXXHash", "cachechain-storage-probe"],
+            dependencies: ["CacheChainStorage", "CacheChainDiskStorage", "CacheChainTesting", "CXXHash", "cachechain-storage-probe"],
             swiftSettings: strictSettings
         ),
         // A child process for the shared default client and the ephemeral preset (what they write, restarts).
@@ -364,8 +384,8 @@ let package = Package(
         .testTarget(
             name: "CacheChainEncryptionTests",
             dependencies: [
-                "CacheChainEncryption", "CacheChain", "CacheChainStorage", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback",
-                httpTypes,
+                "CacheChainEncryption", "CacheChain", "CacheChainStorage", "CacheChainDiskStorage", "CacheChainTesting", "CacheChainCurl",
+                "CacheChainLoopback", httpTypes,
             ],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings

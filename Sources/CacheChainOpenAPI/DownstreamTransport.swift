@@ -1,4 +1,4 @@
-import CacheChain
+import CacheChainClient
 import Foundation
 import HTTPTypes
 import OpenAPIRuntime

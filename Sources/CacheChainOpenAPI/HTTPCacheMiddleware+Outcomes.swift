@@ -1,4 +1,4 @@
-public import CacheChain
+public import CacheChainClient
 public import HTTPTypes
 
 extension HTTPCacheMiddleware {
@@ -20,7 +20,7 @@ extension HTTPCacheMiddleware {
     /// ``HTTPCacheMiddleware``, in the order they finished.
     ///
     /// ```swift
-    /// import CacheChain
+    /// import CacheChainClient
     /// import CacheChainOpenAPI
     /// import OpenAPIAsyncHTTPClient
     ///

@@ -1,4 +1,4 @@
-public import CacheChain
+public import CacheChainClient
 public import Foundation
 public import HTTPTypes
 public import OpenAPIRuntime
@@ -9,7 +9,7 @@ public import OpenAPIRuntime
 /// AsyncHTTPClient, your own):
 ///
 /// ```swift
-/// import CacheChain
+/// import CacheChainClient
 /// import CacheChainOpenAPI
 /// import OpenAPIAsyncHTTPClient
 ///

@@ -1,4 +1,4 @@
-public import CacheChain
+public import CacheChainClient
 public import Logging
 public import ServiceLifecycle
 

@@ -33,7 +33,7 @@ public struct TieredStorage: CacheStorage {
     /// Creates a tiered backend.
     /// - Parameters:
     ///   - memory: The front tier, typically a ``MemoryStorage``.
-    ///   - disk: The persistent tier, typically a ``DiskStorage``.
+    ///   - disk: The persistent tier, typically a `DiskStorage` (CacheChainDiskStorage).
     public init(memory: any CacheStorage, disk: any CacheStorage) {
         self.memory = memory
         self.disk = disk
