@@ -17,7 +17,7 @@ extension RedisStorage.Configuration {
     /// - Parameters:
     ///   - url: The URL.
     ///   - namespace: The key prefix; `cachechain` by default.
-    /// - Throws: ``CacheChainError`` `invalid-configuration` naming what is wrong: another scheme (`rediss://`
+    /// - Throws: `CacheChainError` `invalid-configuration` naming what is wrong: another scheme (`rediss://`
     ///   needs TLS, which the hiredis 0.14 backend does not speak), a user name other than `default` (only
     ///   `AUTH password` is sent), a port outside 1…65535, a database that is not a number, or no host.
     public init(url: String, namespace: String = "cachechain") throws(CacheChainError) {

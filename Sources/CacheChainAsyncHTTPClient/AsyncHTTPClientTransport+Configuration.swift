@@ -5,7 +5,7 @@ extension AsyncHTTPClientTransport {
     /// are AsyncHTTPClient's, in the `HTTPClient.Configuration` the transport is created with.
     public struct Configuration: Sendable {
         /// How long a whole request may take (connection, head and body), unless the request's context gives
-        /// its own timeout (``HTTPCacheClient/Configuration/timeout`` or `send(_:timeout:)`).
+        /// its own timeout (`HTTPCacheClient.Configuration.timeout` or `send(_:timeout:)`).
         public var requestTimeout: Duration
         /// The largest response body accepted, in bytes; a larger body fails with a clear error instead of
         /// filling the disk.

@@ -29,9 +29,9 @@ public import NIOCore
 ///   the cache stores describes the decoded body.
 /// - Response bodies are streamed into memory up to ``Configuration/inMemoryBodyLimit`` and into a temporary
 ///   file beyond it, so a 1 GiB download holds at most that much memory.
-/// - Cancelling the calling task cancels the request; errors are ``CacheChainError`` values (`timed-out`,
+/// - Cancelling the calling task cancels the request; errors are `CacheChainError` values (`timed-out`,
 ///   `cancelled`, `transport-failed`) naming the URL, with AsyncHTTPClient's error as
-///   ``CacheChainError/underlying``.
+///   `CacheChainError.underlying`.
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The transport's settings.
     public let configuration: Configuration
@@ -86,9 +86,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Sends one request through the `HTTPClient` and reads its body.
     /// - Parameters:
     ///   - request: The request; it needs an `http` or `https` scheme and an authority.
-    ///   - context: Its context; ``InterceptorContext/timeout`` overrides ``Configuration/requestTimeout``.
+    ///   - context: Its context; `InterceptorContext.timeout` overrides ``Configuration/requestTimeout``.
     /// - Returns: The response (status `miss`: it came from the network).
-    /// - Throws: ``CacheChainError`` (`invalid-request`, `invalid-configuration`, `transport-failed`, `timed-out`,
+    /// - Throws: `CacheChainError` (`invalid-request`, `invalid-configuration`, `transport-failed`, `timed-out`,
     ///   `cancelled`).
     public func send(_ request: PipelineRequest, context: InterceptorContext) async throws -> PipelineResponse {
         let outgoing = try Self.clientRequest(for: request)

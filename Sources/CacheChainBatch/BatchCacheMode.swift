@@ -2,7 +2,7 @@ public import CacheChainPolicy
 
 /// A request's `cache_mode`: the Fetch API's cache modes, mapped onto CacheChain's cache policies.
 ///
-/// | `cache_mode` | ``RequestCachePolicy`` | Stores the response |
+/// | `cache_mode` | `RequestCachePolicy` | Stores the response |
 /// |---|---|---|
 /// | `default` | `useProtocolCachePolicy` | as RFC 9111 allows |
 /// | `reload` | `reloadIgnoringLocalCacheData` | as RFC 9111 allows |

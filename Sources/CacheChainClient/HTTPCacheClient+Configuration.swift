@@ -7,7 +7,7 @@ public import Logging
 extension HTTPCacheClient {
     /// Everything a client needs besides its transport, with documented defaults.
     public struct Configuration: Sendable {
-        /// The backend; by default a ``MemoryStorage`` of 10 MiB.
+        /// The backend; by default a `MemoryStorage` of 10 MiB.
         public var storage: any CacheStorage
         /// The policy of requests that don't name one (`URLSessionConfiguration.requestCachePolicy`).
         public var requestCachePolicy: RequestCachePolicy
@@ -33,13 +33,13 @@ extension HTTPCacheClient {
         /// when `false` such responses are validated before being served.
         public var isStaleWhileRevalidateEnabled: Bool
         /// Whether concurrent requests that one response can answer share one trip to the origin
-        /// (``RequestCoalescingInterceptor``, just outside the cache interceptors); `true` by default. Turn it
+        /// (`RequestCoalescingInterceptor`, just outside the cache interceptors); `true` by default. Turn it
         /// off when every request must reach the transport on its own (e.g. to count or log each one there).
         public var isRequestCoalescingEnabled: Bool
 
         /// Creates a configuration.
         /// - Parameters:
-        ///   - storage: The backend; a 10 MiB ``MemoryStorage`` when `nil`.
+        ///   - storage: The backend; a 10 MiB `MemoryStorage` when `nil`.
         ///   - requestCachePolicy: The default cache policy.
         ///   - policy: RFC 9111 settings.
         ///   - cacheKeyStrategy: Key mapping.

@@ -20,7 +20,7 @@ extension HTTPCacheClient {
     }
 
     /// Stores a response for a request, as `URLCache.storeCachedResponse(_:for:)` does: no HTTP rule is
-    /// applied, only the response's ``CachedResponse/storagePolicy``.
+    /// applied, only the response's `CachedResponse.storagePolicy`.
     /// - Parameters:
     ///   - cachedResponse: The response to store.
     ///   - request: The request it answers.
@@ -57,7 +57,7 @@ extension HTTPCacheClient {
     }
 
     /// Removes every response whose URL starts with a prefix (e.g. `https://api.example.com/users/42/`).
-    /// - Parameter urlPrefix: The prefix, compared with ``CacheKey/url``.
+    /// - Parameter urlPrefix: The prefix, compared with `CacheKey.url`.
     /// - Throws: A storage error.
     public func removeCachedResponses(urlPrefix: String) async throws {
         try await configuration.storage.removeEntries(urlPrefix: urlPrefix)

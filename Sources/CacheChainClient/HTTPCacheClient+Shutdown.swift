@@ -8,9 +8,9 @@ extension HTTPCacheClient {
     /// In order:
     /// 1. The ``revalidationQueue`` stops accepting work and the revalidations already running finish (their
     ///    responses are stored). A stale response served from now on is not refreshed in the background.
-    /// 2. The storage writes what it still holds in memory (``CacheStorage/flushPendingWrites()``: a `DiskStorage` writes its
+    /// 2. The storage writes what it still holds in memory (`CacheStorage.flushPendingWrites()`: a `DiskStorage` writes its
     ///    batched LRU uses), so the next process finds every completed entry in its recorded order.
-    /// 3. The transport shuts down (``HTTPTransport/shutdown()``: `CurlTransport` stops its libcurl thread);
+    /// 3. The transport shuts down (`HTTPTransport.shutdown()`: `CurlTransport` stops its libcurl thread);
     ///    later requests that reach the network fail with `cancelled`.
     ///
     /// Idempotent, and safe to call from several tasks at once: every call returns when the one shutdown is

@@ -18,7 +18,7 @@ public import HTTPTypes
 /// (without `RequestCoalescing` when ``Configuration/isRequestCoalescingEnabled`` is off);
 /// ``init(pipeline:configuration:)`` takes a pipeline you compose yourself.
 ///
-/// The client owns a ``RevalidationQueue`` for `stale-while-revalidate`; ``withClient(transport:configuration:_:)``
+/// The client owns a `RevalidationQueue` for `stale-while-revalidate`; ``withClient(transport:configuration:_:)``
 /// scopes a client and waits for its background work before returning.
 public struct HTTPCacheClient: Sendable {
     /// The settings the client was created with.
@@ -43,7 +43,7 @@ public struct HTTPCacheClient: Sendable {
 
     /// Creates a client around a pipeline you composed.
     /// - Parameters:
-    ///   - pipeline: The chain; include ``CachePolicyInterceptor`` etc. where you want them.
+    ///   - pipeline: The chain; include `CachePolicyInterceptor` etc. where you want them.
     ///   - configuration: Storage, policies, clock and logger used to build each request's context.
     public init(pipeline: Pipeline, configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -55,7 +55,7 @@ public struct HTTPCacheClient: Sendable {
     /// ``Configuration/isRequestCoalescingEnabled`` is off), cache policy, revalidation and storage decision
     /// (with the configuration's `willCacheResponse` hook).
     /// - Parameter configuration: The configuration.
-    /// - Returns: The interceptors, outermost first (a new ``RequestCoalescingInterceptor`` each call).
+    /// - Returns: The interceptors, outermost first (a new `RequestCoalescingInterceptor` each call).
     public static func defaultInterceptors(for configuration: Configuration) -> [any HTTPInterceptor] {
         let coalescing: [any HTTPInterceptor] = configuration.isRequestCoalescingEnabled ? [RequestCoalescingInterceptor()] : []
         return configuration.outerInterceptors + coalescing + [
@@ -96,8 +96,8 @@ public struct HTTPCacheClient: Sendable {
     ///   - request: The request; it needs a scheme and an authority.
     ///   - body: An optional request body.
     ///   - cachePolicy: This request's policy; the configuration's ``Configuration/requestCachePolicy`` when `nil`.
-    /// - Returns: The response with its ``PipelineResponse/cacheStatus`` and decision ``PipelineResponse/trace``.
-    /// - Throws: ``CacheChainError`` (`invalid-request`, `not-in-cache`, `transport-failed`, …).
+    /// - Returns: The response with its `PipelineResponse.cacheStatus` and decision `PipelineResponse.trace`.
+    /// - Throws: `CacheChainError` (`invalid-request`, `not-in-cache`, `transport-failed`, …).
     public func data(
         for request: HTTPRequest,
         body: HTTPBody? = nil,
@@ -112,10 +112,10 @@ public struct HTTPCacheClient: Sendable {
     ///   - cachePolicy: This request's policy; the configuration's default when `nil`.
     ///   - isStoringAllowed: `false` to use the network without storing the response (Fetch's `no-store`).
     ///   - timeout: This request's network timeout; the configuration's when `nil`.
-    ///   - values: Typed values for this request's ``InterceptorContext/values``, read by the interceptors
+    ///   - values: Typed values for this request's `InterceptorContext.values`, read by the interceptors
     ///     (e.g. `RedirectInterceptor.ModeKey` to return a redirect instead of following it).
     /// - Returns: The response.
-    /// - Throws: ``CacheChainError``.
+    /// - Throws: `CacheChainError`.
     public func send(
         _ request: PipelineRequest,
         cachePolicy: RequestCachePolicy? = nil,

@@ -12,7 +12,7 @@ extension HTTPRequest {
     ///   - method: The method; `GET` by default.
     ///   - url: An absolute URL with a scheme and a host.
     ///   - headerFields: Request fields.
-    /// - Throws: ``CacheChainError`` `invalid-request` when the URL is not absolute `http`/`https`.
+    /// - Throws: `CacheChainError` `invalid-request` when the URL is not absolute `http`/`https`.
     public init(method: Method = .get, url: String, headerFields: HTTPFields = [:]) throws {
         guard let components = URLComponents(string: url),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",

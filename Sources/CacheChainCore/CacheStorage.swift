@@ -20,7 +20,7 @@ public protocol CacheStorage: Sendable {
     func entries(for key: CacheKey) async throws -> [CacheEntry]
 
     /// Returns the stored variants of a key that may answer a request: at least every variant whose
-    /// ``CacheEntry/variantKey`` is the request's under that variant's `Vary` (``VaryFields``, with
+    /// ``CacheEntry/variantKey`` is the request's under that variant's `Vary` (`VaryFields`, with
     /// ``varyDigestKey(for:)``), most recently stored first. What the cache interceptors look up.
     ///
     /// A backend that indexes variants (`DiskStorage`) finds those at a cost independent of how many
@@ -80,12 +80,12 @@ public protocol CacheStorage: Sendable {
     func removeEntries(withUserInfoNamed name: String, where shouldRemove: @Sendable (CacheEntry) -> Bool) async throws
 
     /// The key under which entries for this backend digest the secret request fields their response's `Vary`
-    /// names (`Authorization`, `Proxy-Authorization`, `Cookie`; see ``VaryFields``): the built-in interceptors
+    /// names (`Authorization`, `Proxy-Authorization`, `Cookie`; see `VaryFields`): the built-in interceptors
     /// make entries and select variants with it.
     ///
     /// A persistent backend returns the same key to every process that shares it, so a variant stored by one
     /// is found by the others (`DiskStorage` keeps one in its directory, readable by its owner only). The
-    /// default is the process's key (``VaryDigestKey/perProcess``), right for anything that lives in memory.
+    /// default is the process's key (`VaryDigestKey.perProcess`), right for anything that lives in memory.
     /// - Parameter key: The primary key of the entry (a routing backend picks the key of the backend that
     ///   stores it).
     /// - Returns: The digest key.

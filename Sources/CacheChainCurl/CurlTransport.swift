@@ -20,7 +20,7 @@ public import CacheChainCore
 ///   connection. A caller's `Host` field is sent (virtual-host testing, as `curl -H Host:`), and on HTTP/2
 ///   becomes `:authority`; the cache then neither answers nor stores that request, because its key is the
 ///   URL's host (see `CachePolicyEngine.hostMismatch(of:)`).
-/// - Errors are ``CacheChainError`` values (`transport-failed`, `timed-out`, `cancelled`) whose message
+/// - Errors are `CacheChainError` values (`transport-failed`, `timed-out`, `cancelled`) whose message
 ///   carries libcurl's error-buffer text.
 public final class CurlTransport: HTTPTransport {
     /// The transport's settings.
@@ -94,10 +94,10 @@ public final class CurlTransport: HTTPTransport {
     /// Sends one request over the network.
     /// - Parameters:
     ///   - request: The request; it needs an `http` or `https` scheme and an authority.
-    ///   - context: Its context; ``InterceptorContext/timeout`` overrides ``Configuration/requestTimeout``, and a
+    ///   - context: Its context; `InterceptorContext.timeout` overrides ``Configuration/requestTimeout``, and a
     ///     ``TransferProgressKey`` handler in its values is told how far the body has arrived.
     /// - Returns: The response (status `miss`: it came from the network).
-    /// - Throws: ``CacheChainError`` (`invalid-request`, `transport-failed`, `timed-out`, `cancelled`).
+    /// - Throws: `CacheChainError` (`invalid-request`, `transport-failed`, `timed-out`, `cancelled`).
     public func send(_ request: PipelineRequest, context: InterceptorContext) async throws -> PipelineResponse {
         try Task.checkCancellation()
         let loop = try self.loop.get()

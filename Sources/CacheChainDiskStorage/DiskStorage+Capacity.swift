@@ -7,7 +7,7 @@ extension DiskStorage {
     /// The new limit holds for this instance; another instance or process sharing the directory enforces its
     /// own on its next store.
     /// - Parameter newCapacity: The new limit in bytes.
-    /// - Throws: ``CacheChainError`` `storage-failed` when the index cannot be written (the limit is still changed).
+    /// - Throws: `CacheChainError` `storage-failed` when the index cannot be written (the limit is still changed).
     /// - Complexity: O(e log n) for e evicted entries.
     public func setCapacity(_ newCapacity: Int) throws(CacheChainError) {
         capacity = max(0, newCapacity)

@@ -31,18 +31,18 @@ extension DiskStorage {
         /// entry file: one read per hit and no file per small entry.
         public var inlineBodyLimit: Int
         /// File-backed bodies up to this size (4 MiB by default) are returned in memory (read and checked
-        /// in one pass); larger ones are returned as a ``BodyFile`` region of the entry file, after a
+        /// in one pass); larger ones are returned as a `BodyFile` region of the entry file, after a
         /// bounded-memory checking pass, so a 1 GiB hit never loads 1 GiB.
         public var inMemoryBodyLimit: Int
         /// How old a file without an index row must be before the lazy sweep deletes it (10 minutes by
         /// default): another process may be between renaming its file and committing its row.
         public var orphanGracePeriod: Duration
         /// The most variants (`Vary` selections) kept for one key, 32 by default (from 1 to 4,096): storing
-        /// another evicts the key's least recently used variant (an ``CacheEvent/Kind/evicted`` event with the
+        /// another evicts the key's least recently used variant (an `CacheEvent.Kind.evicted` event with the
         /// reason `variant-limit`), so a response that varies on a field each client sets differently cannot
         /// fill the cache with one URL or make its lookups slow.
         public var maximumVariantsPerKey: Int
-        /// Receives ``CacheEvent/Kind/evicted`` events and a ``CacheEvent/Kind/storageError`` event per
+        /// Receives `CacheEvent.Kind.evicted` events and a `CacheEvent.Kind.storageError` event per
         /// damaged entry that was removed.
         public var events: CacheEventSink
 

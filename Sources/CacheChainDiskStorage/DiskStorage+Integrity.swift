@@ -23,7 +23,7 @@ extension DiskStorage {
     /// against the rows, and every entry (metadata decodes, checksum of metadata + body, file present).
     /// For tools and tests; a damaged entry is also caught (and removed) by the lookup that reads it.
     /// - Returns: The report.
-    /// - Throws: ``CacheChainError`` when the index cannot be read at all.
+    /// - Throws: `CacheChainError` when the index cannot be read at all.
     /// - Complexity: O(total bytes stored).
     public func checkIntegrity() throws(CacheChainError) -> IntegrityReport {
         try flushUses()

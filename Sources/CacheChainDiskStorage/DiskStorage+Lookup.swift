@@ -8,7 +8,7 @@ extension DiskStorage {
     /// - Parameter key: The primary key.
     /// - Returns: The variants; small bodies in memory, bodies above ``Configuration/inMemoryBodyLimit`` as
     ///   file regions.
-    /// - Throws: ``CacheChainError`` `integrity-check-failed` when every stored variant was damaged (they
+    /// - Throws: `CacheChainError` `integrity-check-failed` when every stored variant was damaged (they
     ///   are removed), `storage-failed` when the index cannot be read.
     /// - Complexity: O(log n) in the number of entries (one descent of the index's row-id B-tree), plus
     ///   reading the bodies.

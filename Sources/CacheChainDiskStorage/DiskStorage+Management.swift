@@ -4,7 +4,7 @@ public import Foundation
 extension DiskStorage {
     /// Removes every variant of a key.
     /// - Parameter key: The primary key.
-    /// - Throws: ``CacheChainError`` when the index cannot be written.
+    /// - Throws: `CacheChainError` when the index cannot be written.
     /// - Complexity: O(log n).
     public func remove(_ key: CacheKey) throws(CacheChainError) {
         try deleteRows { () throws(CacheChainError) in try index.deleteKey(key.stringValue) }
@@ -14,30 +14,30 @@ extension DiskStorage {
     /// - Parameters:
     ///   - key: The primary key.
     ///   - variantKey: The variant.
-    /// - Throws: ``CacheChainError`` when the index cannot be written.
+    /// - Throws: `CacheChainError` when the index cannot be written.
     /// - Complexity: O(log n).
     public func remove(_ key: CacheKey, variantKey: String) throws(CacheChainError) {
         try deleteRows { () throws(CacheChainError) in try index.deleteVariant(key: key.stringValue, variant: variantKey) }
     }
 
     /// Removes every entry and its file.
-    /// - Throws: ``CacheChainError`` when the index cannot be written.
+    /// - Throws: `CacheChainError` when the index cannot be written.
     /// - Complexity: O(n).
     public func removeAll() throws(CacheChainError) {
         try deleteRows { () throws(CacheChainError) in try index.deleteAll() }
     }
 
     /// Removes every entry stored at or after a date.
-    /// - Parameter date: The earliest ``CacheEntry/storedAt`` to remove.
-    /// - Throws: ``CacheChainError`` when the index cannot be written.
+    /// - Parameter date: The earliest `CacheEntry.storedAt` to remove.
+    /// - Throws: `CacheChainError` when the index cannot be written.
     /// - Complexity: O(n) inside SQLite; no entry is decoded.
     public func removeEntries(storedSince date: Date) throws(CacheChainError) {
         try deleteRows { () throws(CacheChainError) in try index.deleteStored(since: date.timeIntervalSinceReferenceDate) }
     }
 
     /// Removes every entry whose URL starts with a prefix.
-    /// - Parameter urlPrefix: The prefix, compared with ``CacheKey/url``.
-    /// - Throws: ``CacheChainError`` when the index cannot be written.
+    /// - Parameter urlPrefix: The prefix, compared with `CacheKey.url`.
+    /// - Throws: `CacheChainError` when the index cannot be written.
     /// - Complexity: O(n) inside SQLite; no entry is decoded.
     public func removeEntries(urlPrefix: String) throws(CacheChainError) {
         try deleteRows { () throws(CacheChainError) in try index.deleteURLs(prefix: urlPrefix) }
@@ -47,7 +47,7 @@ extension DiskStorage {
     /// - Parameters:
     ///   - name: The userInfo name.
     ///   - shouldRemove: Decides per entry.
-    /// - Throws: ``CacheChainError`` when the index cannot be read or written.
+    /// - Throws: `CacheChainError` when the index cannot be read or written.
     /// - Complexity: O(t log n) for the t entries that hold the name (an indexed tag table).
     public func removeEntries(
         withUserInfoNamed name: String,
@@ -59,7 +59,7 @@ extension DiskStorage {
     /// Removes every entry for which the predicate holds; it sees each entry with its body (in memory, or a
     /// file region for entries in files).
     /// - Parameter shouldRemove: Decides per entry.
-    /// - Throws: ``CacheChainError`` when the index cannot be read or written.
+    /// - Throws: `CacheChainError` when the index cannot be read or written.
     /// - Complexity: O(n): every entry's metadata is decoded.
     public func removeEntries(where shouldRemove: @Sendable (CacheEntry) -> Bool) throws(CacheChainError) {
         try removeRows(tagged: nil, where: shouldRemove)
@@ -67,7 +67,7 @@ extension DiskStorage {
 
     /// Every key with a stored variant.
     /// - Returns: The keys.
-    /// - Throws: ``CacheChainError`` when the index cannot be read.
+    /// - Throws: `CacheChainError` when the index cannot be read.
     /// - Complexity: O(n).
     public func keys() throws(CacheChainError) -> [CacheKey] {
         let metas = try indexCall { () throws(CacheChainError) in try index.oneMetaPerKey() }

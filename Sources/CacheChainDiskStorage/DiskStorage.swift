@@ -26,7 +26,7 @@ import Foundation
 ///
 /// **Reads.** Every read checks the XXH3-64 checksum of metadata + body and that the stored key is the
 /// requested one. A damaged, truncated, foreign or missing entry is removed, reported as a
-/// ``CacheEvent/Kind/storageError`` event, and is a miss (the call throws `integrity-check-failed` when no
+/// `CacheEvent.Kind.storageError` event, and is a miss (the call throws `integrity-check-failed` when no
 /// variant of the key survived); other entries are never affected.
 ///
 /// **LRU.** Reads record their use in memory and write it to the index in batches (every 256 recorded
@@ -69,7 +69,7 @@ public actor DiskStorage: CacheStorage {
 
     /// Opens (creating when needed) a disk cache.
     /// - Parameter configuration: The directory, capacity and options.
-    /// - Throws: ``CacheChainError`` `storage-failed` when the directory cannot be created or is not writable,
+    /// - Throws: `CacheChainError` `storage-failed` when the directory cannot be created or is not writable,
     ///   `invalid-configuration` when it holds another format version.
     public init(configuration: Configuration) throws(CacheChainError) {
         self.configuration = configuration
@@ -111,7 +111,7 @@ public actor DiskStorage: CacheStorage {
     /// used entries until the capacity holds. `.allowedInMemoryOnly` and `.notAllowed` entries are not
     /// stored; neither is an entry larger than the whole capacity.
     /// - Parameter entry: The entry; a file-backed body is streamed, never loaded whole.
-    /// - Throws: ``CacheChainError`` `storage-failed` (full disk, read-only or missing directory…) or
+    /// - Throws: `CacheChainError` `storage-failed` (full disk, read-only or missing directory…) or
     ///   `body-unreadable`; the previously stored variant is then still intact.
     /// - Complexity: O(log n) index work plus O(1) per evicted entry, plus writing the body.
     public func store(_ entry: CacheEntry) throws(CacheChainError) {
@@ -197,7 +197,7 @@ public actor DiskStorage: CacheStorage {
 
     /// Writes the recorded uses of recent hits to the index (done automatically every 256 recorded uses
     /// and on every store); call it before a process exits to keep the LRU order across runs.
-    /// - Throws: ``CacheChainError`` when the index cannot be written.
+    /// - Throws: `CacheChainError` when the index cannot be written.
     /// - Complexity: O(u log n) for u recorded uses.
     public func flush() throws(CacheChainError) {
         try flushUses()

@@ -28,7 +28,7 @@ extension CacheChainCore.HTTPBody {
     /// - Parameters:
     ///   - body: The OpenAPIRuntime body; it is iterated once.
     ///   - limits: The memory limit, size limit and spool directory.
-    /// - Throws: What iterating `body` throws; ``CacheChainError`` when the body exceeds
+    /// - Throws: What iterating `body` throws; `CacheChainError` when the body exceeds
     ///   ``HTTPCacheMiddleware/BodyLimits/maximumBodySize`` or the spool file cannot be written.
     public init(collecting body: OpenAPIRuntime.HTTPBody, limits: HTTPCacheMiddleware.BodyLimits = HTTPCacheMiddleware.BodyLimits()) async throws {
         let spool = BodySpool(limits: .init(

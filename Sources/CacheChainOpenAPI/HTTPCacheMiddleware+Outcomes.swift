@@ -10,7 +10,7 @@ extension HTTPCacheMiddleware {
         public let request: HTTPRequest
         /// Where the response came from.
         public let cacheStatus: CacheStatus
-        /// The reasons behind the decision, as in ``PipelineResponse/trace``.
+        /// The reasons behind the decision, as in `PipelineResponse.trace`.
         public let trace: [CacheReason]
         /// The response's `userInfo` (stamped or stored values).
         public let userInfo: CacheUserInfo

@@ -25,7 +25,7 @@ public import OpenAPIRuntime
 ///
 /// **Cache status and trace.** A generated client returns typed outputs, which have no place for them. Read
 /// them for the operations run inside ``collectingOutcomes(_:)`` (`outcomes.map(\.cacheStatus)` is `[.hit]` for a
-/// fresh stored answer), or subscribe to the cache's events (``HTTPCacheClient/Configuration/events``) for metrics.
+/// fresh stored answer), or subscribe to the cache's events (`HTTPCacheClient.Configuration.events`) for metrics.
 ///
 /// **Bodies.** Request and response bodies are converted between OpenAPIRuntime's `HTTPBody` and CacheChain's
 /// at the boundary: a body is held in memory up to ``BodyLimits/inMemoryBodyLimit`` and in a temporary file
@@ -35,7 +35,7 @@ public import OpenAPIRuntime
 /// middleware's `next` is valid only while `intercept` runs, so no background work may use it.
 ///
 /// **Errors.** The rest of the chain's errors (already `ClientError`s) pass through unchanged; the cache's own
-/// (for example `not-in-cache` under `returnCacheDataDontLoad`) are ``CacheChainError`` values, which the
+/// (for example `not-in-cache` under `returnCacheDataDontLoad`) are `CacheChainError` values, which the
 /// generated client wraps in its `ClientError` once.
 public struct HTTPCacheMiddleware: ClientMiddleware {
     /// The client behind the middleware: its configuration, and the management API over its storage
@@ -46,7 +46,7 @@ public struct HTTPCacheMiddleware: ClientMiddleware {
 
     /// Creates the middleware with CacheChain's default chain.
     /// - Parameters:
-    ///   - configuration: Storage, policies, hooks and outer interceptors, as for ``HTTPCacheClient``; its
+    ///   - configuration: Storage, policies, hooks and outer interceptors, as for `HTTPCacheClient`; its
     ///     `isStaleWhileRevalidateEnabled` is turned off (see the type's discussion).
     ///   - bodyLimits: Memory limit, spool directory and size limit for bodies.
     public init(configuration: HTTPCacheClient.Configuration = HTTPCacheClient.Configuration(), bodyLimits: BodyLimits = BodyLimits()) {
@@ -64,7 +64,7 @@ public struct HTTPCacheMiddleware: ClientMiddleware {
     ///   - operationID: The OpenAPI operation identifier.
     ///   - next: The rest of the middleware chain, then the transport.
     /// - Returns: The response (from the cache or from `next`) and its body.
-    /// - Throws: What `next` throws, unchanged; ``CacheChainError`` for the cache's own failures.
+    /// - Throws: What `next` throws, unchanged; `CacheChainError` for the cache's own failures.
     public func intercept(
         _ request: HTTPRequest,
         body: OpenAPIRuntime.HTTPBody?,

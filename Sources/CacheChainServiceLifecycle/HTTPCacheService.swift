@@ -2,7 +2,7 @@ public import CacheChainClient
 public import Logging
 public import ServiceLifecycle
 
-/// Runs an ``HTTPCacheClient`` under a swift-service-lifecycle `ServiceGroup`, so the cache shuts down with the
+/// Runs an `HTTPCacheClient` under a swift-service-lifecycle `ServiceGroup`, so the cache shuts down with the
 /// application (a Hummingbird or Vapor app's group, on SIGTERM or SIGINT).
 ///
 /// ```swift
@@ -22,7 +22,7 @@ public import ServiceLifecycle
 /// try await group.run()
 /// ```
 ///
-/// ``run()`` waits for the group's graceful shutdown, then calls ``HTTPCacheClient/shutdown()``: background
+/// ``run()`` waits for the group's graceful shutdown, then calls `HTTPCacheClient.shutdown()`: background
 /// revalidations already running finish and store their responses, the storage is flushed (a `DiskStorage`
 /// writes its batched LRU uses), and the transport stops (its libcurl thread, or the `HTTPClient` it created).
 /// If the group cancels the service instead (its `maximumGracefulShutdownDuration` ran out, or another service
@@ -46,7 +46,7 @@ public struct HTTPCacheService: Service, CustomStringConvertible {
     }
 
     /// Waits for the graceful shutdown of the group (or the task's cancellation), then shuts the client down.
-    /// - Throws: The storage's flush error from ``HTTPCacheClient/shutdown()``.
+    /// - Throws: The storage's flush error from `HTTPCacheClient.shutdown()`.
     public func run() async throws {
         // Throws CancellationError when the group cancels us rather than asking for a graceful shutdown: the
         // client is shut down all the same, and the cancellation abandons its running revalidations.

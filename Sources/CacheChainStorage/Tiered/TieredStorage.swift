@@ -90,7 +90,7 @@ public struct TieredStorage: CacheStorage {
 
     /// The disk tier's key: entries are made once for both tiers, and the disk keeps them across processes.
     /// - Parameter key: The primary key.
-    /// - Returns: The disk tier's ``CacheStorage/varyDigestKey(for:)``.
+    /// - Returns: The disk tier's `CacheStorage.varyDigestKey(for:)`.
     public func varyDigestKey(for key: CacheKey) -> VaryDigestKey {
         disk.varyDigestKey(for: key)
     }
@@ -154,7 +154,7 @@ public struct TieredStorage: CacheStorage {
     }
 
     /// Removes the entries stored at or after a date from both tiers.
-    /// - Parameter date: The earliest ``CacheEntry/storedAt`` to remove.
+    /// - Parameter date: The earliest `CacheEntry.storedAt` to remove.
     public func removeEntries(storedSince date: Date) async throws {
         try await memory.removeEntries(storedSince: date)
         try await disk.removeEntries(storedSince: date)
