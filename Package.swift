@@ -26,10 +26,15 @@ let package = Package(
     name: "CacheChain",
     platforms: [.macOS(.v15)],
     products: [
+        // The client and its common set: CacheChainClient plus the disk backend (SQLite, xxHash).
         .library(name: "CacheChain", targets: ["CacheChain"]),
+        // The client with memory and tiered storage, the pipeline and the built-in interceptors: no system library.
+        .library(name: "CacheChainClient", targets: ["CacheChainClient"]),
         .library(name: "CacheChainPolicy", targets: ["CacheChainPolicy"]),
         .library(name: "CacheChainCore", targets: ["CacheChainCore"]),
         .library(name: "CacheChainStorage", targets: ["CacheChainStorage"]),
+        // DiskStorage: links SQLite 3 (libsqlite3-dev) and xxHash (libxxhash-dev).
+        .library(name: "CacheChainDiskStorage", targets: ["CacheChainDiskStorage"]),
         .library(name: "CacheChainInterceptors", targets: ["CacheChainInterceptors"]),
         .library(name: "CacheChainTesting", targets: ["CacheChainTesting"]),
         .library(name: "CacheChainFoundation", targets: ["CacheChainFoundation"]),
@@ -44,6 +49,10 @@ let package = Package(
         .library(name: "CacheChainCacheKey", targets: ["CacheChainCacheKey"]),
         .library(name: "CacheChainRedis", targets: ["CacheChainRedis"]),
         .library(name: "CacheChainEncryption", targets: ["CacheChainEncryption"]),
+        // Adapters: each its own product, on the core and one outside library.
+        .library(name: "CacheChainAsyncHTTPClient", targets: ["CacheChainAsyncHTTPClient"]),
+        .library(name: "CacheChainOpenAPI", targets: ["CacheChainOpenAPI"]),
+        .library(name: "CacheChainServiceLifecycle", targets: ["CacheChainServiceLifecycle"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -54,6 +63,17 @@ let package = Package(
         // HTTP/2 for the loopback origin (test/demo/benchmark support only; the transport is libcurl).
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Adapters (STYLE.md §4): an AsyncHTTPClient transport, an OpenAPI client middleware, a service-lifecycle
+        // Service; the generator's build plugin and its AsyncHTTPClient and URLSession transports for the example
+        // and the tests only.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // `swift package generate-documentation` for every library product (scripts/check-docs.sh).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // RFC 9111 as pure functions and values: no I/O, no clock reads.
@@ -68,18 +88,33 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // xxHash (XXH3 with run-time SIMD dispatch): the disk entries' integrity checksum.
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
-        // Storage backends: memory, disk (SQLite index + entry files), tiered.
-        .target(name: "CacheChainStorage", dependencies: ["CacheChainCore", "CSQLite", "CXXHash"], swiftSettings: strictSettings),
+        // Storage backends without a system library: memory, tiered.
+        .target(name: "CacheChainStorage", dependencies: ["CacheChainCore"], swiftSettings: strictSettings),
+        // The disk backend: a SQLite index and entry files with an xxHash checksum.
+        .target(
+            name: "CacheChainDiskStorage",
+            dependencies: ["CacheChainCore", "CacheChainPolicy", "CSQLite", "CXXHash"],
+            swiftSettings: strictSettings
+        ),
         // The built-in interceptors: cache policy, revalidation, storage decision, userInfo stamping.
         .target(
             name: "CacheChainInterceptors",
             dependencies: ["CacheChainCore", "CacheChainPolicy", logging],
             swiftSettings: strictSettings
         ),
-        // Umbrella: the client and the default pipeline.
+        // The client and the default pipeline over memory and tiered storage: links no system library.
+        .target(
+            name: "CacheChainClient",
+            dependencies: ["CacheChainCore", "CacheChainPolicy", "CacheChainStorage", "CacheChainInterceptors", httpTypes, logging],
+            swiftSettings: strictSettings
+        ),
+        // Umbrella: the client and the disk backend, one import away.
         .target(
             name: "CacheChain",
-            dependencies: ["CacheChainCore", "CacheChainPolicy", "CacheChainStorage", "CacheChainInterceptors", logging],
+            dependencies: [
+                "CacheChainClient", "CacheChainCore", "CacheChainPolicy", "CacheChainStorage", "CacheChainDiskStorage",
+                "CacheChainInterceptors", httpTypes,
+            ],
             swiftSettings: strictSettings
         ),
         // URLSession and URLCache on Linux: CacheChainURLProtocol, usingCacheChain, CacheChainURLCache, the shared
@@ -113,7 +148,7 @@ let package = Package(
         .executableTarget(
             name: "cachechain",
             dependencies: [
-                "CacheChain", "CacheChainBatch", "CacheChainCurl", "CacheChainEncryption", "CacheChainLoopback", logging,
+                "CacheChain", "CacheChainBatch", "CacheChainCurl", "CacheChainEncryption", "CacheChainLoopback", "CacheChainRedis", logging,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings
@@ -156,12 +191,37 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // Adapters at the edge (STYLE.md §4): each on the core and one outside library.
+        // A transport over AsyncHTTPClient (SwiftNIO): CacheChain without libcurl.
+        .target(
+            name: "CacheChainAsyncHTTPClient",
+            dependencies: [
+                "CacheChainCore", httpTypes,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // An OpenAPI client middleware: a CacheChain pipeline in front of any ClientTransport.
+        .target(
+            name: "CacheChainOpenAPI",
+            dependencies: ["CacheChainClient", "CacheChainCore", httpTypes, .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            swiftSettings: strictSettings
+        ),
+        // A swift-service-lifecycle Service that shuts a client down gracefully.
+        .target(
+            name: "CacheChainServiceLifecycle",
+            dependencies: ["CacheChainClient", logging, .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            swiftSettings: strictSettings
+        ),
+
         // Release-mode benchmarks: CacheChain next to baselines measured in the same run (scripts/bench.sh).
         .executableTarget(
             name: "CacheChainBenchmarks",
             dependencies: [
                 "CacheChain", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CCurl", "CacheChainRedis", "CacheChainEncryption",
-                "CSQLite", "CacheChainFoundation",
+                "CSQLite", "CacheChainFoundation", "CacheChainDiskStorage",
             ],
             path: "Benchmarks/CacheChainBenchmarks",
             swiftSettings: strictSettings
@@ -235,16 +295,36 @@ let package = Package(
         .target(
             name: "DocumentationSnippets",
             dependencies: [
-                "CacheChain", "CacheChainPolicy", "CacheChainCore", "CacheChainStorage", "CacheChainInterceptors",
-                "CacheChainTesting", "CacheChainFoundation", "CacheChainCurl", "CacheChainLoopback", "CacheChainBatch",
+                "CacheChain", "CacheChainClient", "CacheChainPolicy", "CacheChainCore", "CacheChainStorage", "CacheChainDiskStorage",
+                "CacheChainInterceptors", "CacheChainTesting", "CacheChainFoundation", "CacheChainCurl", "CacheChainLoopback", "CacheChainBatch",
                 "CacheChainUserInfo", "CacheChainMetrics", "CacheChainLogging", "CacheChainCacheKey", "CacheChainRedis",
-                "CacheChainEncryption", httpTypes, logging,
+                "CacheChainEncryption", "CacheChainAsyncHTTPClient", "CacheChainOpenAPI", "CacheChainServiceLifecycle", httpTypes,
+                logging,
+                // The OpenAPI snippets' transport; their `Client` is generated here from the example's openapi.yaml.
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
             ],
             path: "Tests/DocumentationSnippets",
             // As a reader's package compiles them (Swift 6 mode), except that a warning is an error: a snippet
             // must compile cleanly (e.g. no `try` before a call that cannot throw).
             swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-warnings-as-errors"])],
-            plugins: ["DocumentationSnippetsPlugin"]
+            plugins: ["DocumentationSnippetsPlugin", .plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        .executableTarget(
+            name: "AsyncHTTPClientCaching",
+            dependencies: ["CacheChain", "CacheChainAsyncHTTPClient", "CacheChainLoopback"],
+            path: "Examples/AsyncHTTPClientCaching",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "OpenAPICaching",
+            dependencies: [
+                "CacheChain", "CacheChainOpenAPI", "CacheChainLoopback",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+            ],
+            path: "Examples/OpenAPICaching",
+            swiftSettings: strictSettings,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
 
         // libFuzzer targets for every parser (scripts/fuzz.sh builds them with -sanitize=fuzzer); built with the
@@ -253,7 +333,8 @@ let package = Package(
         .executableTarget(
             name: "cachechain-fuzz",
             dependencies: [
-                "CacheChainPolicy", "CacheChainCore", "CacheChainStorage", "CacheChainCurl", "CacheChainBatch", "CacheChainEncryption",
+                "CacheChainPolicy", "CacheChainCore", "CacheChainStorage", "CacheChainDiskStorage", "CacheChainCurl", "CacheChainBatch",
+                "CacheChainEncryption",
                 "CLibFuzzerDriver", httpTypes,
             ],
             path: "Fuzz/CacheChainFuzz",
@@ -270,13 +351,13 @@ let package = Package(
         // A child process for the disk backend's crash, multi-process and large-body tests.
         .executableTarget(
             name: "cachechain-storage-probe",
-            dependencies: ["CacheChainStorage"],
+            dependencies: ["CacheChainStorage", "CacheChainDiskStorage"],
             path: "Tests/CacheChainStorageProbe",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CacheChainStorageTests",
-            dependencies: ["CacheChainStorage", "CacheChainTesting", "CXXHash", "cachechain-storage-probe"],
+            dependencies: ["CacheChainStorage", "CacheChainDiskStorage", "CacheChainTesting", "CXXHash", "cachechain-storage-probe"],
             swiftSettings: strictSettings
         ),
         // A child process for the shared default client and the ephemeral preset (what they write, restarts).
@@ -320,8 +401,8 @@ let package = Package(
         .testTarget(
             name: "CacheChainEncryptionTests",
             dependencies: [
-                "CacheChainEncryption", "CacheChain", "CacheChainStorage", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback",
-                httpTypes,
+                "CacheChainEncryption", "CacheChain", "CacheChainStorage", "CacheChainDiskStorage", "CacheChainTesting", "CacheChainCurl",
+                "CacheChainLoopback", httpTypes,
             ],
             exclude: ["Fixtures"],
             swiftSettings: strictSettings
@@ -336,9 +417,37 @@ let package = Package(
             dependencies: ["CacheChainBatch", "CacheChain", "CacheChainTesting", "CacheChainLoopback", httpTypes],
             swiftSettings: strictSettings
         ),
+        // The shared end-to-end transport suite: every scenario through CurlTransport and AsyncHTTPClientTransport.
         .testTarget(
             name: "CacheChainIntegrationTests",
-            dependencies: ["CacheChain", "CacheChainCurl", "CacheChainLoopback", "CacheChainTesting", httpTypes],
+            dependencies: [
+                "CacheChain", "CacheChainCurl", "CacheChainAsyncHTTPClient", "CacheChainLoopback", "CacheChainTesting", httpTypes,
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CacheChainOpenAPITests",
+            dependencies: [
+                "CacheChainOpenAPI", "CacheChain", "CacheChainLoopback", "CacheChainTesting", httpTypes,
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings,
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        .testTarget(
+            name: "CacheChainServiceLifecycleTests",
+            dependencies: [
+                "CacheChainServiceLifecycle", "CacheChain", "CacheChainCurl", "CacheChainLoopback", "CacheChainTesting", logging,
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strictSettings
         ),
     ]

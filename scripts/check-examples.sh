@@ -47,6 +47,9 @@ expect URLSessionCaching 'GET /article: MISS 200 "Hello from the origin!", origi
     'after removeCachedResponse(for:): GET /article: MISS 200 "Hello from the origin!", origin saw 4' \
     'after removeAllCachedResponses(): 0 bytes in memory, 0 on disk' 'GET /archive: MISS 200 "Old news", origin saw 5'
 expect SharedRedisCache 'instance A: MISS' 'instance B: HIT' 'origin saw 1 request(s)'
+expect OpenAPICaching 'getGreeting #1: MISS "Hello, Ada!"' 'getGreeting #2: HIT "Hello, Ada!"' 'setGreeting: PUT sent' \
+    'getGreeting #3: MISS "Hello again, Ada!"' 'origin saw 3 request(s)'
+expect AsyncHTTPClientCaching '1st GET: MISS 200' '2nd GET: HIT 200' 'reloadRevalidatingCacheData: REVALIDATED 200' 'origin saw 2 request(s)'
 
 # The README's main command (scripts/demo.sh): `cachechain demo` walks through every status in order.
 if demo="$(timeout 120 "$bin/cachechain" demo 2>&1)"; then

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: installs what the build needs, builds everything, runs every test (unit
-# and loopback integration tests), then runs each example and checks its output.
+# and loopback integration tests), then runs each example and checks its output, and checks that a package
+# depending only on CacheChainClient links no system library (scripts/check-memory-only.sh), and builds the DocC
+# documentation of every library product with no warning (scripts/check-docs.sh).
 # Extra arguments go to `swift test` (e.g. --filter Policy) and skip the example checks.
 #
 # The build also checks the documentation and the manifest:
@@ -16,4 +18,6 @@ swift build --build-tests --explicit-target-dependency-import-check error
 swift test --skip-build "$@"
 if [ "$#" -eq 0 ]; then
     ./scripts/check-examples.sh
+    ./scripts/check-memory-only.sh
+    ./scripts/check-docs.sh
 fi

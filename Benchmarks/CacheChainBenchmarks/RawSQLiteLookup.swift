@@ -1,4 +1,5 @@
 import CSQLite
+import CacheChainDiskStorage
 import CacheChainStorage
 
 /// The floor of a disk lookup at scale: the index's own lookup query run straight through the SQLite C API on

@@ -3,6 +3,7 @@ import CacheChainCore
 import CacheChainCurl
 import CacheChainEncryption
 import CacheChainPolicy
+import CacheChainDiskStorage
 import CacheChainStorage
 import Foundation
 import HTTPTypes

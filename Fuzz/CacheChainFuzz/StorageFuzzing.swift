@@ -1,3 +1,4 @@
+import CacheChainDiskStorage
 import CacheChainStorage
 
 /// The index-row target's input: a flags byte, the metadata length (two bytes), the metadata, the body.

@@ -1,7 +1,7 @@
 public import CacheChainCore
 public import HTTPTypes
 
-/// Builds a ``CacheKeyStrategy`` that normalizes URLs before they become cache keys: drops tracking or
+/// Builds a `CacheKeyStrategy` that normalizes URLs before they become cache keys: drops tracking or
 /// signing query parameters, optionally sorts the rest, and folds chosen request fields into the key.
 ///
 /// Without it, `https://shop.example/item?id=7&utm_source=mail` and `…?id=7&utm_source=ad` are two
@@ -26,7 +26,7 @@ public struct CacheKeyNormalization: Sendable, Hashable {
     /// Whether the remaining parameters are sorted by name (stable for equal names), so that their order
     /// does not matter.
     public var sortsParameters: Bool
-    /// Request fields whose values become part of the key (as ``CacheKey/discriminator``), for APIs that
+    /// Request fields whose values become part of the key (as `CacheKey.discriminator`), for APIs that
     /// vary on a field without saying so in `Vary`.
     public var includedFields: [HTTPField.Name]
 

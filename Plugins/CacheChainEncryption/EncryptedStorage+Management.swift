@@ -19,7 +19,7 @@ extension EncryptedStorage {
     }
 
     /// Removes every entry stored at or after a date, without decrypting anything: the wrapped entries keep
-    /// the real ``CacheEntry/storedAt``.
+    /// the real `CacheEntry.storedAt`.
     /// - Parameter date: The earliest date to remove.
     /// - Complexity: The wrapped backend's.
     public func removeEntries(storedSince date: Date) async throws {

@@ -29,7 +29,7 @@ extension EncryptedStorage {
     /// Seals every entry written with an older (still provided) key again with the current key, so that
     /// the older key can then be retired. Run after a rotation; entries stay readable throughout.
     /// - Returns: What was done.
-    /// - Throws: ``CacheChainError/Code/keyUnavailable`` when there is no current key, or the wrapped
+    /// - Throws: `CacheChainError.Code.keyUnavailable` when there is no current key, or the wrapped
     ///   backend's error.
     /// - Complexity: O(n) header reads, plus one decryption and encryption per re-sealed entry.
     @discardableResult

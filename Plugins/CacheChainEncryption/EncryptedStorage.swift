@@ -4,7 +4,7 @@ public import Foundation
 import HTTPTypes
 
 /// A storage backend that encrypts every entry before handing it to another backend: AES-256-GCM at rest
-/// for memory, disk, Redis or any ``CacheStorage``.
+/// for memory, disk, Redis or any `CacheStorage`.
 ///
 /// Switching it on is one line around the backend you already use:
 ///
@@ -14,8 +14,8 @@ import HTTPTypes
 ///
 /// What the wrapped backend sees per entry: a key and variant key that are HMAC-SHA256 digests of the real
 /// cache key and variant (under a key derived from the master key), an empty `200` response, userInfo
-/// names that are digests of the real names (values dropped), the original ``StoragePolicy`` (so
-/// `.allowedInMemoryOnly` entries still never reach a disk) and ``CacheEntry/storedAt``, and a body that
+/// names that are digests of the real names (values dropped), the original `StoragePolicy` (so
+/// `.allowedInMemoryOnly` entries still never reach a disk) and `CacheEntry.storedAt`, and a body that
 /// is the sealed envelope: URL, request and response fields, userInfo, times and body are all inside it.
 ///
 /// The envelope (format version 1): `magic "CCEN" · version · key ID · salt · nonce · segment size`, then
@@ -25,8 +25,8 @@ import HTTPTypes
 /// an envelope under another entry, flipping any byte or changing the version makes the entry fail to open.
 ///
 /// Fail closed: an entry that does not open (altered, truncated, moved, unknown version, or sealed with a
-/// key that is no longer provided) is deleted, reported as a ``CacheEvent/Kind/storageError`` event to
-/// `events`, and the lookup throws ``CacheChainError`` (`integrity-check-failed` or `key-unavailable`),
+/// key that is no longer provided) is deleted, reported as a `CacheEvent.Kind.storageError` event to
+/// `events`, and the lookup throws `CacheChainError` (`integrity-check-failed` or `key-unavailable`),
 /// which the interceptors turn into a miss with a `storage-error` reason. No plaintext is returned.
 ///
 /// The wrapped backend must be dedicated to this storage: management calls (``removeAll()``, purges)
@@ -44,7 +44,7 @@ public struct EncryptedStorage: CacheStorage {
     /// - Parameters:
     ///   - storage: The backend that will hold the sealed entries (dedicated to this storage).
     ///   - keys: The key provider: its current key seals new entries, every key it provides opens them.
-    ///   - events: Receives a ``CacheEvent/Kind/storageError`` event (reasons `encrypted-entry-rejected` and
+    ///   - events: Receives a `CacheEvent.Kind.storageError` event (reasons `encrypted-entry-rejected` and
     ///     the error code) for every entry that fails to open and is deleted.
     ///   - spoolDirectory: Where envelopes and decrypted bodies larger than `inMemoryBodyLimit` are written,
     ///     segment by segment, so memory stays bounded (unique files, mode 0600, deleted when the body is
@@ -85,7 +85,7 @@ public struct EncryptedStorage: CacheStorage {
     /// deleted and reported, and the call throws, so the request becomes a miss.
     /// - Parameter key: The primary key.
     /// - Returns: The variants.
-    /// - Throws: ``CacheChainError`` with code `integrity-check-failed` or `key-unavailable` when a stored
+    /// - Throws: `CacheChainError` with code `integrity-check-failed` or `key-unavailable` when a stored
     ///   variant failed to open (it is deleted), or the wrapped backend's error.
     /// - Complexity: One HMAC and one wrapped lookup per provided key, then one HKDF and the decryption of
     ///   each variant found (linear in its size).
@@ -114,7 +114,7 @@ public struct EncryptedStorage: CacheStorage {
     /// Seals an entry with the current key and stores it, replacing the same variant (also one sealed with
     /// an older key). `.notAllowed` entries are not stored.
     /// - Parameter entry: The entry.
-    /// - Throws: ``CacheChainError/Code/keyUnavailable`` when the provider has no current key (nothing is
+    /// - Throws: `CacheChainError.Code.keyUnavailable` when the provider has no current key (nothing is
     ///   stored: no key, no stored responses), or the wrapped backend's error.
     /// - Complexity: One HKDF, the encryption of the entry (linear in its size) and one wrapped store, plus
     ///   one wrapped removal per older key still provided.
@@ -160,7 +160,7 @@ public struct EncryptedStorage: CacheStorage {
     /// The wrapped backend's key (a `DiskStorage` keeps its own, shared by the processes that open it);
     /// entries reach the wrapped backend sealed, their requests and variant keys included.
     /// - Parameter key: The primary key.
-    /// - Returns: The wrapped backend's ``CacheStorage/varyDigestKey(for:)``.
+    /// - Returns: The wrapped backend's `CacheStorage.varyDigestKey(for:)`.
     public func varyDigestKey(for key: CacheKey) -> VaryDigestKey {
         wrapped.varyDigestKey(for: key)
     }

@@ -1,7 +1,7 @@
 public import CacheChainCore
 public import CoreMetrics
 
-/// Publishes a cache's activity to swift-metrics: counters fed by ``CacheEvent``s and a request timer.
+/// Publishes a cache's activity to swift-metrics: counters fed by `CacheEvent`s and a request timer.
 ///
 /// Counters (labels under ``prefix``, default `cachechain`): `hits`, `misses`, `revalidations`,
 /// `stale_served`, `stored`, `bytes_stored`, `not_stored`, `invalidations`, `evictions`, `storage_errors`,

@@ -48,7 +48,7 @@ extension RedisStorage {
 
     /// The circuit breaker's current state: ``CircuitState/closed`` while Redis answers.
     ///
-    /// Each opening is also reported to the backend's event sink, as a ``CacheEvent/Kind/storageError``
+    /// Each opening is also reported to the backend's event sink, as a `CacheEvent.Kind.storageError`
     /// event with the reasons `redis-circuit-open` and the cause; while the circuit is open, each request's
     /// trace says "circuit breaker open" with the time left before the next probe.
     public var circuitState: CircuitState {

@@ -2,7 +2,7 @@ public import CacheChainCore
 public import CacheChainPolicy
 
 extension RedisStorage {
-    /// The key of the digests that stand for secret request fields named by `Vary` (``VaryFields``),
+    /// The key of the digests that stand for secret request fields named by `Vary` (`VaryFields`),
     /// derived from the configuration every instance sharing the cache has in common: the `AUTH` password,
     /// the database and the namespace. Every instance therefore digests alike and finds the variants the
     /// others stored, and someone who reads a dump of Redis without the password can neither read those

@@ -11,7 +11,7 @@ import Foundation
 /// and renamed into `<namespace>:b:<id>` by the same Lua script that writes the variant, so an entry is
 /// replaced atomically and never needs two copies in memory; reads of large bodies come back in chunks,
 /// spooled to a file. Every body is checked against its length and checksum on read; a damaged variant is
-/// a miss, is removed, and is reported as a ``CacheEvent/Kind/storageError`` event.
+/// a miss, is removed, and is reported as a `CacheEvent.Kind.storageError` event.
 ///
 /// Expiry is Redis's (`PEXPIRE`, see ``Configuration/staleRetention``); capacity is Redis's `maxmemory`
 /// with an LRU policy (see the README for a sample `redis.conf`). `removeAll` and purges `SCAN` and
@@ -44,7 +44,7 @@ public final class RedisStorage: CacheStorage {
     /// Creates a backend; connections are opened lazily, on first use.
     /// - Parameters:
     ///   - configuration: Endpoint, namespace, timeouts and limits.
-    ///   - events: Receives a ``CacheEvent/Kind/storageError`` event per damaged variant found and each time
+    ///   - events: Receives a `CacheEvent.Kind.storageError` event per damaged variant found and each time
     ///     the circuit breaker opens (reasons `redis-circuit-open` and the cause).
     public init(configuration: Configuration = Configuration(), events: CacheEventSink = .none) {
         self.configuration = configuration
@@ -62,7 +62,7 @@ public final class RedisStorage: CacheStorage {
     /// Returns every stored variant of a key, most recently stored first.
     /// - Parameter key: The primary key.
     /// - Returns: The variants; damaged ones are removed and left out.
-    /// - Throws: ``CacheChainError`` (`storage-failed`) when Redis cannot be reached.
+    /// - Throws: `CacheChainError` (`storage-failed`) when Redis cannot be reached.
     /// - Complexity: One `HGETALL`, plus reading each referenced body.
     public func entries(for key: CacheKey) async throws -> [CacheEntry] {
         let hash = hashKey(key)
@@ -110,7 +110,7 @@ public final class RedisStorage: CacheStorage {
     /// `.allowedInMemoryOnly` and `.notAllowed` entries and bodies above
     /// ``Configuration/maximumEntrySize`` are not stored.
     /// - Parameter entry: The entry.
-    /// - Throws: ``CacheChainError`` (`storage-failed`) when Redis cannot be reached or refuses the write; the
+    /// - Throws: `CacheChainError` (`storage-failed`) when Redis cannot be reached or refuses the write; the
     ///   previous variant stays intact.
     /// - Complexity: One round trip for inline bodies; one per MiB plus one for larger ones.
     public func store(_ entry: CacheEntry) async throws {
@@ -159,7 +159,7 @@ public final class RedisStorage: CacheStorage {
 
     /// Removes every variant of a key and their body keys.
     /// - Parameter key: The primary key.
-    /// - Throws: ``CacheChainError`` (`storage-failed`) when Redis cannot be reached.
+    /// - Throws: `CacheChainError` (`storage-failed`) when Redis cannot be reached.
     public func remove(_ key: CacheKey) async throws {
         let hash = hashKey(key)
         let bodyPrefix = Array(self.bodyPrefix.utf8)
@@ -169,7 +169,7 @@ public final class RedisStorage: CacheStorage {
     }
 
     /// Removes every key of this cache's namespace (and nothing else): `SCAN` + `UNLINK`, never `FLUSHDB`.
-    /// - Throws: ``CacheChainError`` (`storage-failed`) when Redis cannot be reached.
+    /// - Throws: `CacheChainError` (`storage-failed`) when Redis cannot be reached.
     /// - Complexity: O(keys in the database), in batches of 1,000.
     public func removeAll() async throws {
         let pattern = RedisPattern.escaped(configuration.namespace) + ":*"
@@ -182,7 +182,7 @@ public final class RedisStorage: CacheStorage {
 
     /// Every key with a stored variant in this namespace.
     /// - Returns: The keys.
-    /// - Throws: ``CacheChainError`` (`storage-failed`) when Redis cannot be reached.
+    /// - Throws: `CacheChainError` (`storage-failed`) when Redis cannot be reached.
     /// - Complexity: O(keys in the database) (`SCAN`), plus one `HGET` per entry.
     public func keys() async throws -> [CacheKey] {
         let pattern = RedisPattern.escaped(entryPrefix) + "*"

@@ -5,9 +5,9 @@ import HTTPTypes
 /// Stamps `userInfo` values onto every response that gets stored — the date it was cached, a request id,
 /// anything a closure computes — as Apple's Listing 7-1 does with "Cached Date".
 ///
-/// The values are left in the context under ``PendingUserInfoKey``; the ``StorageDecisionInterceptor``
-/// merges them into the stored ``CachedResponse``, so they are persisted with the entry on every backend
-/// and come back on later hits in ``PipelineResponse/userInfo``. Place it anywhere outside the storage
+/// The values are left in the context under `PendingUserInfoKey`; the `StorageDecisionInterceptor`
+/// merges them into the stored `CachedResponse`, so they are persisted with the entry on every backend
+/// and come back on later hits in `PipelineResponse.userInfo`. Place it anywhere outside the storage
 /// decision (outermost by default).
 public struct UserInfoStampingInterceptor: HTTPInterceptor {
     /// Computes the values to stamp for a request.

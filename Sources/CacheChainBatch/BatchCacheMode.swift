@@ -3,7 +3,7 @@ import HTTPTypes
 
 /// A request's `cache_mode`: the Fetch API's cache modes, mapped onto CacheChain's cache policies.
 ///
-/// | `cache_mode` | ``RequestCachePolicy`` | Stores the response |
+/// | `cache_mode` | `RequestCachePolicy` | Stores the response |
 /// |---|---|---|
 /// | `default` | `useProtocolCachePolicy` | as RFC 9111 allows |
 /// | `reload` | `reloadIgnoringLocalCacheData`, and `Pragma`/`Cache-Control: no-cache` sent | as RFC 9111 allows |

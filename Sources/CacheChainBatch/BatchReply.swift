@@ -68,7 +68,7 @@ public struct BatchReply: Sendable, Hashable {
     ///   - id: The request's id.
     ///   - response: The pipeline's response.
     ///   - method: The request's method (a `HEAD` reply has an empty body).
-    /// - Throws: ``CacheChainError`` `body-unreadable` when a file-backed body cannot be read.
+    /// - Throws: `CacheChainError` `body-unreadable` when a file-backed body cannot be read.
     public init(id: Int64, response: PipelineResponse, method: HTTPRequest.Method) throws(CacheChainError) {
         let bytes = Self.carriesBody(response.head.status, method: method) ? try response.body.collect() : []
         let body: Body =

@@ -2,7 +2,7 @@ public import CacheChainCore
 public import CacheChainInterceptors
 import HTTPTypes
 
-/// One `{"type":"request",…}` line, validated and mapped onto a ``PipelineRequest`` and its options.
+/// One `{"type":"request",…}` line, validated and mapped onto a `PipelineRequest` and its options.
 ///
 /// Build one with ``BatchInput/init(line:)``; every check (URL, method, header names and values,
 /// `cache_mode`, `redirect`, `timeout_ms`) happens there, so a request that reaches the pipeline is sound.

@@ -13,18 +13,18 @@ public struct CacheEntry: Sendable, Hashable, Codable {
         set { update(keepingExchange: true) { $0.key = newValue } }
     }
     /// The secondary key: the normalized values of the request fields the response's `Vary` names
-    /// (``VaryFields/variantKey(of:varyNames:key:)``; empty when the response has no `Vary`, secret fields as
+    /// (`VaryFields.variantKey(of:varyNames:key:)`; empty when the response has no `Vary`, secret fields as
     /// keyed digests). Storing an entry replaces the variant with the same value.
     public var variantKey: String {
         get { box.values.variantKey }
         set { update(keepingExchange: true) { $0.variantKey = newValue } }
     }
     /// What the entry keeps of the request that produced the response: method, scheme, authority, path and
-    /// the fields the response's `Vary` names (``VaryFields/minimized(_:varyingOn:key:)``), never
+    /// the fields the response's `Vary` names (`VaryFields.minimized(_:varyingOn:key:)`), never
     /// `Authorization`, `Proxy-Authorization` or `Cookie` in clear.
     ///
     /// Setting it keeps only those parts of the new request, the secret fields digested under the process's
-    /// key (``VaryDigestKey/perProcess``) unless they already hold a digest.
+    /// key (`VaryDigestKey.perProcess`) unless they already hold a digest.
     public var request: HTTPRequest {
         get { box.values.request }
         set {
@@ -199,7 +199,7 @@ public struct CacheEntry: Sendable, Hashable, Codable {
     public var exchange: StoredExchange { box.exchange }
 
     /// Computes the secondary key: each field named by `Vary` (lowercased, sorted) with the request's value
-    /// as ``VaryFields`` normalises it, e.g. `accept=text/html, application/json|accept-language=fr`; secret
+    /// as `VaryFields` normalises it, e.g. `accept=text/html, application/json|accept-language=fr`; secret
     /// fields as their digest under `varyDigestKey`.
     /// - Parameters:
     ///   - request: The request whose fields are selected.

@@ -20,7 +20,7 @@ public protocol CacheStorage: Sendable {
     func entries(for key: CacheKey) async throws -> [CacheEntry]
 
     /// Returns the stored variants of a key that may answer a request: at least every variant whose
-    /// ``CacheEntry/variantKey`` is the request's under that variant's `Vary` (``VaryFields``, with
+    /// ``CacheEntry/variantKey`` is the request's under that variant's `Vary` (`VaryFields`, with
     /// ``varyDigestKey(for:)``), most recently stored first. What the cache interceptors look up.
     ///
     /// A backend that indexes variants (`DiskStorage`) finds those at a cost independent of how many
@@ -80,16 +80,27 @@ public protocol CacheStorage: Sendable {
     func removeEntries(withUserInfoNamed name: String, where shouldRemove: @Sendable (CacheEntry) -> Bool) async throws
 
     /// The key under which entries for this backend digest the secret request fields their response's `Vary`
-    /// names (`Authorization`, `Proxy-Authorization`, `Cookie`; see ``VaryFields``): the built-in interceptors
+    /// names (`Authorization`, `Proxy-Authorization`, `Cookie`; see `VaryFields`): the built-in interceptors
     /// make entries and select variants with it.
     ///
     /// A persistent backend returns the same key to every process that shares it, so a variant stored by one
     /// is found by the others (`DiskStorage` keeps one in its directory, readable by its owner only). The
-    /// default is the process's key (``VaryDigestKey/perProcess``), right for anything that lives in memory.
+    /// default is the process's key (`VaryDigestKey.perProcess`), right for anything that lives in memory.
     /// - Parameter key: The primary key of the entry (a routing backend picks the key of the backend that
     ///   stores it).
     /// - Returns: The digest key.
     func varyDigestKey(for key: CacheKey) -> VaryDigestKey
+
+    /// Writes out whatever the backend still holds in memory for later (a disk index's batched LRU uses),
+    /// so that a process about to exit leaves the backend as complete as it can be. The backend stays usable.
+    ///
+    /// `HTTPCacheClient.shutdown()` calls it. Backends that write everything at once need no implementation:
+    /// the default does nothing. Wrapping backends (tiered, encrypted, routed) flush what they wrap.
+    ///
+    /// An implementation must be `async` (even when its work is not): a synchronous one would lose, at call
+    /// sites in asynchronous code, to the asynchronous default.
+    /// - Throws: A storage error when the pending state cannot be written.
+    func flushPendingWrites() async throws
 }
 
 extension CacheStorage {
@@ -109,6 +120,9 @@ extension CacheStorage {
     public func varyDigestKey(for key: CacheKey) -> VaryDigestKey {
         .perProcess
     }
+
+    /// Default implementation: nothing is pending, so nothing is written.
+    public func flushPendingWrites() async throws {}
 
     /// Default implementation: removes the matching variants key by key through ``removeEntries(where:)``.
     /// - Parameter date: The earliest ``CacheEntry/storedAt`` to remove.

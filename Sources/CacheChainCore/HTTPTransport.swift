@@ -15,4 +15,18 @@ public protocol HTTPTransport: Sendable {
     /// - Returns: The response with `cacheStatus` `.miss`.
     /// - Throws: When no response could be obtained.
     func send(_ request: PipelineRequest, context: InterceptorContext) async throws -> PipelineResponse
+
+    /// Releases what the transport holds (its thread, its connections), after which ``send(_:context:)``
+    /// fails with a `cancelled` error.
+    ///
+    /// Idempotent: a second call, or one made while a first is still running, returns once the transport is
+    /// shut down. Transfers still in flight fail with `cancelled`. A transport that holds nothing needs no
+    /// implementation: the default does nothing. `HTTPCacheClient.shutdown()` calls it after draining the
+    /// client's background revalidations.
+    func shutdown() async
+}
+
+extension HTTPTransport {
+    /// Does nothing: for transports that hold no thread, connection or other resource.
+    public func shutdown() async {}
 }

@@ -26,6 +26,8 @@ final class CurlMultiLoop: TaskExecutor, Sendable {
     private let commands = CommandQueue()
     /// `pthread_self()` of the loop thread once it runs (0 before): work it enqueues itself needs no wake-up.
     private let loopThread = Atomic<UInt>(0)
+    /// Whether the loop thread has ended, and the tasks waiting for it to (``shutdownAndWait()``).
+    private let ending = LockedValue<(hasEnded: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     /// The commands waiting for the loop thread, behind a ``LockedValue`` (a pthread mutex, which ThreadSanitizer
     /// understands; it reported `Synchronization.Mutex`'s inout access here as a race under load).
@@ -127,6 +129,18 @@ final class CurlMultiLoop: TaskExecutor, Sendable {
         enqueue(.shutdown)
     }
 
+    /// ``shutdown()``, then waits until the loop thread has ended and freed the multi handle.
+    func shutdownAndWait() async {
+        shutdown()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let hasEnded = ending.withLock { state in
+                if !state.hasEnded { state.waiters.append(continuation) }
+                return state.hasEnded
+            }
+            if hasEnded { continuation.resume() }
+        }
+    }
+
     /// Runs a job of a task that prefers this executor on the loop thread (`TaskExecutor`). Once the loop has
     /// ended (the transport was released), jobs go to the global concurrent executor instead, so such a task
     /// still finishes.
@@ -218,5 +232,11 @@ final class CurlMultiLoop: TaskExecutor, Sendable {
         // A later thread may get this thread's id (glibc reuses thread stacks): it is not the loop thread.
         loopThread.store(0, ordering: .relaxed)
         curl_multi_cleanup(multi)
+        let waiters = ending.withLock { state in
+            state.hasEnded = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
     }
 }

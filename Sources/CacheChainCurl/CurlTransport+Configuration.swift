@@ -42,7 +42,7 @@ extension CurlTransport {
         /// filling the disk.
         public var maximumBodySize: Int
         /// Bodies up to this many bytes are kept in memory; a larger body is spooled to a temporary file in
-        /// ``spoolDirectory`` as it arrives and returned file-backed (see ``HTTPBody/file``), so memory stays
+        /// ``spoolDirectory`` as it arrives and returned file-backed (see `HTTPBody.file`), so memory stays
         /// bounded whatever the body's size.
         public var inMemoryBodyLimit: Int
         /// Where large bodies are spooled; each file is deleted when its body is released.

@@ -32,7 +32,7 @@ extension CurlTransport {
         }
     }
 
-    /// The ``CacheUserInfoKey`` under which a response from the network carries the
+    /// The `CacheUserInfoKey` under which a response from the network carries the
     /// ``NegotiatedHTTPVersion`` it arrived over, when ``Configuration/recordsHTTPVersion`` is on.
     ///
     /// ```swift

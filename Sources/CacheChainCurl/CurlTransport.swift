@@ -21,7 +21,7 @@ import CacheChainPolicy
 ///   connection. A caller's `Host` field is sent (virtual-host testing, as `curl -H Host:`), and on HTTP/2
 ///   becomes `:authority`; the cache then neither answers nor stores that request, because its key is the
 ///   URL's host (see `CachePolicyEngine.hostMismatch(of:)`).
-/// - Errors are ``CacheChainError`` values (`transport-failed`, `timed-out`, `cancelled`) whose message
+/// - Errors are `CacheChainError` values (`transport-failed`, `timed-out`, `cancelled`) whose message
 ///   carries libcurl's error-buffer text.
 public final class CurlTransport: HTTPTransport {
     /// The transport's settings.
@@ -44,6 +44,21 @@ public final class CurlTransport: HTTPTransport {
 
     deinit {
         if case .success(let loop) = loop { loop.shutdown() }
+    }
+
+    /// Stops the libcurl thread and waits until it has ended.
+    ///
+    /// Transfers still in flight fail with a `cancelled` error ("the transport was shut down"), and so does
+    /// every later ``send(_:context:)``. Idempotent: a later or concurrent call returns once the thread has
+    /// ended. Releasing the transport without calling it stops the thread too, but does not wait for it;
+    /// `HTTPCacheClient.shutdown()` calls this after draining its background revalidations.
+    public func shutdown() async {
+        if case .success(let loop) = loop { await loop.shutdownAndWait() }
+    }
+
+    /// Whether ``shutdown()`` has stopped the libcurl thread (for tests).
+    var hasShutDown: Bool {
+        (try? loop.get())?.hasEnded ?? true
     }
 
     /// The libcurl thread as a task executor, for the lowest latency on sequential requests.
@@ -80,10 +95,10 @@ public final class CurlTransport: HTTPTransport {
     /// Sends one request over the network.
     /// - Parameters:
     ///   - request: The request; it needs an `http` or `https` scheme and an authority.
-    ///   - context: Its context; ``InterceptorContext/timeout`` overrides ``Configuration/requestTimeout``, and a
+    ///   - context: Its context; `InterceptorContext.timeout` overrides ``Configuration/requestTimeout``, and a
     ///     ``TransferProgressKey`` handler in its values is told how far the body has arrived.
     /// - Returns: The response (status `miss`: it came from the network).
-    /// - Throws: ``CacheChainError`` (`invalid-request`, `transport-failed`, `timed-out`, `cancelled`).
+    /// - Throws: `CacheChainError` (`invalid-request`, `transport-failed`, `timed-out`, `cancelled`).
     public func send(_ request: PipelineRequest, context: InterceptorContext) async throws -> PipelineResponse {
         try Task.checkCancellation()
         let loop = try self.loop.get()

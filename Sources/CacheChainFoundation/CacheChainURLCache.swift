@@ -38,7 +38,7 @@ import Logging
 /// block the calling thread until the storage answers (as Foundation's own do while they read files); from
 /// async code, the client's async management API does the same without blocking.
 public final class CacheChainURLCache: URLCache, @unchecked Sendable {  // invariant: every stored property is an immutable Sendable value
-    /// The client whose storage holds the entries; ``URLSessionConfiguration/usingCacheChain(_:)`` with it
+    /// The client whose storage holds the entries; `URLSessionConfiguration.usingCacheChain(_:)` with it
     /// gives a session that reads and writes them.
     public let client: HTTPCacheClient
     /// Why the disk tier could not be opened by ``init(memoryCapacity:diskCapacity:directory:)`` (the cache then
@@ -49,7 +49,7 @@ public final class CacheChainURLCache: URLCache, @unchecked Sendable {  // invar
 
     /// Creates a cache with a memory tier and a disk tier, as `URLCache(memoryCapacity:diskCapacity:directory:)`.
     ///
-    /// Requests answered through ``client`` use a ``CurlTransport`` with its defaults.
+    /// Requests answered through ``client`` use a `CurlTransport` with its defaults.
     /// - Parameters:
     ///   - memoryCapacity: The memory tier's capacity in bytes.
     ///   - diskCapacity: The disk tier's capacity in bytes; 0 for no disk tier.
@@ -79,11 +79,11 @@ public final class CacheChainURLCache: URLCache, @unchecked Sendable {  // invar
         super.init(memoryCapacity: 0, diskCapacity: 0, diskPath: Self.inertFoundationPath)
     }
 
-    /// Creates a cache over the storage of an existing client, e.g. ``HTTPCacheClient/shared`` or the client of
-    /// a session configured with ``URLSessionConfiguration/usingCacheChain(_:)``.
+    /// Creates a cache over the storage of an existing client, e.g. `HTTPCacheClient.shared` or the client of
+    /// a session configured with `URLSessionConfiguration.usingCacheChain(_:)`.
     ///
-    /// The capacity setters act on a ``MemoryStorage``, a ``DiskStorage`` or the two tiers of a
-    /// ``TieredStorage`` made of them; on other backends (Redis, encrypted) capacities are the backend's own and
+    /// The capacity setters act on a `MemoryStorage`, a `DiskStorage` or the two tiers of a
+    /// `TieredStorage` made of them; on other backends (Redis, encrypted) capacities are the backend's own and
     /// setting them has no effect.
     /// - Parameter client: The client.
     public init(client: HTTPCacheClient) {

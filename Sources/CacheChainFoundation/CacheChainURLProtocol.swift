@@ -7,7 +7,7 @@ public import FoundationNetworking
 /// A `URLProtocol` that answers a session's `http` and `https` data tasks through a CacheChain pipeline: what
 /// makes `URLSession` code cache on Linux, where FoundationNetworking stores nothing.
 ///
-/// Turn it on for a session with ``URLSessionConfiguration/usingCacheChain(_:)``:
+/// Turn it on for a session with `URLSessionConfiguration.usingCacheChain(_:)`:
 ///
 /// ```swift
 /// import CacheChain
@@ -27,13 +27,13 @@ public import FoundationNetworking
 /// **Which client answers.** FoundationNetworking creates the protocol itself and shows it only its request,
 /// its task and what the session's `urlCache` answered; the task keeps its session in a property it does not
 /// publish, which the protocol reads by reflection. The session's `urlCache` names the client: a
-/// ``CacheChainURLCache`` answers with its ``CacheChainURLCache/client`` (``URLSessionConfiguration/usingCacheChain(_:)``
+/// ``CacheChainURLCache`` answers with its ``CacheChainURLCache/client`` (`URLSessionConfiguration.usingCacheChain(_:)`
 /// sets one), so several sessions with different clients work side by side and a session's cache and its
-/// requests always agree. Any other `urlCache` means ``HTTPCacheClient/shared``; no `urlCache` means the
-/// network through ``HTTPCacheClient/shared``'s transport with nothing looked up or stored.
+/// requests always agree. Any other `urlCache` means `HTTPCacheClient.shared`; no `urlCache` means the
+/// network through `HTTPCacheClient.shared`'s transport with nothing looked up or stored.
 ///
 /// **What a task gets.** The request's `cachePolicy` (or the configuration's `requestCachePolicy` when the
-/// request keeps the default), all six policies as ``HTTPCacheClient`` implements them; its `timeoutInterval`
+/// request keeps the default), all six policies as `HTTPCacheClient` implements them; its `timeoutInterval`
 /// (or the configuration's `timeoutIntervalForRequest`) as the whole request's limit; its `httpBody`,
 /// `httpBodyStream` or upload body; the configuration's `httpAdditionalHeaders` and cookies. Redirects are
 /// followed here, each hop through the whole pipeline (looked up and stored on its own), after the task

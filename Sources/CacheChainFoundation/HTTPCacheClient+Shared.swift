@@ -9,9 +9,9 @@ private let sharedClient = LockedValue<HTTPCacheClient?>(nil)
 extension HTTPCacheClient {
     /// The process-wide default client: what `URLCache.shared` is to Apple's sessions.
     ///
-    /// Created on first use with ``makeDefault(directory:)``: a ``TieredStorage`` of a 4 MiB ``MemoryStorage``
-    /// over a 20 MiB ``DiskStorage`` in ``defaultCacheDirectory`` (the capacities of Foundation's
-    /// `URLCache.shared`), and a ``CurlTransport`` with its defaults. Replace it before use to change it:
+    /// Created on first use with ``makeDefault(directory:)``: a `TieredStorage` of a 4 MiB `MemoryStorage`
+    /// over a 20 MiB `DiskStorage` in ``defaultCacheDirectory`` (the capacities of Foundation's
+    /// `URLCache.shared`), and a `CurlTransport` with its defaults. Replace it before use to change it:
     ///
     /// ```swift
     /// HTTPCacheClient.shared = HTTPCacheClient(transport: CurlTransport(), configuration: .init(storage: MemoryStorage(capacity: 64 << 20)))
@@ -70,7 +70,7 @@ extension HTTPCacheClient {
     /// A client that keeps everything in memory and writes nothing under any directory: the natural pair of
     /// `URLSessionConfiguration.ephemeral`.
     ///
-    /// Its storage is a ``MemoryStorage`` and its ``CurlTransport`` keeps every body in memory (it never spools a
+    /// Its storage is a `MemoryStorage` and its `CurlTransport` keeps every body in memory (it never spools a
     /// large body to a temporary file), so nothing it fetches or stores reaches the disk, and everything is gone
     /// with the client. Each call creates a new, empty client:
     ///

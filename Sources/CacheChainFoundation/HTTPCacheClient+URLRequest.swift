@@ -10,7 +10,7 @@ extension HTTPCacheClient {
     /// the drop-in for `URLSession.data(for:)` when coming from URLCache.
     /// - Parameter request: The Foundation request (absolute `http`/`https` URL).
     /// - Returns: The body and an `HTTPURLResponse`.
-    /// - Throws: ``CacheChainError`` (`invalid-request` when the request cannot be expressed as an HTTP request).
+    /// - Throws: `CacheChainError` (`invalid-request` when the request cannot be expressed as an HTTP request).
     public func data(for request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         let response = try await response(for: request)
         guard let url = request.url, let http = HTTPURLResponse(httpResponse: response.head, url: url) else {
@@ -22,7 +22,7 @@ extension HTTPCacheClient {
     /// Sends a `URLRequest` through the cache and returns CacheChain's response, with its cache status and trace.
     /// - Parameter request: The Foundation request.
     /// - Returns: The pipeline response.
-    /// - Throws: ``CacheChainError``.
+    /// - Throws: `CacheChainError`.
     public func response(for request: URLRequest) async throws -> PipelineResponse {
         guard let head = request.httpRequest else {
             throw CacheChainError(.invalidRequest, "'\(request.url?.absoluteString ?? "nil")' is not an absolute http or https URL")

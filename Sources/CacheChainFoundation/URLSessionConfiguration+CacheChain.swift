@@ -27,7 +27,7 @@ extension URLSessionConfiguration {
     /// cache. Every other setting (timeouts, `requestCachePolicy`, `httpAdditionalHeaders`, cookies) is kept and
     /// honoured.
     /// - Parameter client: The client whose pipeline and storage answer the session's `http` and `https` data
-    ///   tasks (e.g. ``HTTPCacheClient/shared``, ``HTTPCacheClient/ephemeral(memoryCapacity:transport:)``, or
+    ///   tasks (e.g. `HTTPCacheClient.shared`, `HTTPCacheClient.ephemeral(memoryCapacity:transport:)`, or
     ///   one with encrypted storage).
     /// - Returns: The configured copy; this configuration is unchanged.
     public func usingCacheChain(_ client: HTTPCacheClient) -> URLSessionConfiguration {

@@ -6,8 +6,8 @@ import Logging
 
 /// Decides, for each request, whether a stored response answers it: the cache's front door.
 ///
-/// It looks the request up in ``InterceptorContext/storage`` under the context's key strategy, asks the
-/// RFC 9111 engine for a ``CacheDecision`` under the request's ``InterceptorContext/cachePolicy`` and then:
+/// It looks the request up in `InterceptorContext.storage` under the context's key strategy, asks the
+/// RFC 9111 engine for a `CacheDecision` under the request's `InterceptorContext.cachePolicy` and then:
 /// - serves a fresh (or policy-allowed) stored response without calling `next` (status `hit`);
 /// - serves a stale response at once and revalidates in the background (`stale-while-revalidate`);
 /// - hands stored variants to the ``RevalidationInterceptor`` (through the context) and calls `next`;
@@ -19,7 +19,7 @@ import Logging
 /// - answers the application's own conditional request (`If-None-Match`, `If-Modified-Since`) with 304
 ///   when the response it serves matches.
 ///
-/// A storage failure is reported as a ``CacheEvent/Kind/storageError`` event and treated as a miss.
+/// A storage failure is reported as a `CacheEvent.Kind.storageError` event and treated as a miss.
 public struct CachePolicyInterceptor: HTTPInterceptor {
     /// Creates the interceptor.
     public init() {}
@@ -30,7 +30,7 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
     ///   - context: Its context.
     ///   - next: The rest of the chain.
     /// - Returns: A stored or fetched response with its cache status and trace.
-    /// - Throws: ``CacheChainError/Code/notInCache`` for `returnCacheDataDontLoad` misses, or the chain's error.
+    /// - Throws: `CacheChainError.Code.notInCache` for `returnCacheDataDontLoad` misses, or the chain's error.
     public func intercept(
         _ request: PipelineRequest,
         context: InterceptorContext,

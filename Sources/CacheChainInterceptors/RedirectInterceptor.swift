@@ -6,7 +6,7 @@ import HTTPTypes
 ///
 /// Put it first (outermost), e.g. in `Configuration.outerInterceptors`. A `301`, `302`, `303`, `307` or
 /// `308` with a `Location` is followed by sending the next hop through the whole pipeline again
-/// (``InterceptorContext/pipeline``), so each hop gets its own cache lookup and storage decision, as
+/// (`InterceptorContext.pipeline`), so each hop gets its own cache lookup and storage decision, as
 /// RFC 9111 allows for each response. `303` (and `301`/`302` after `POST`) continue with `GET` and no body;
 /// `307`/`308` keep the method and body. `Authorization` and `Cookie` are dropped when a hop leaves the
 /// original origin. More than ``maximumRedirects`` hops is an `invalid-request` error naming the chain.

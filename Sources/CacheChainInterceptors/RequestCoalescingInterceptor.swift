@@ -4,7 +4,7 @@ import Foundation
 import HTTPTypes
 
 /// Collapses concurrent requests that one response can answer into one trip down the chain: 100 concurrent
-/// requests for the same cold URL reach the origin once. On by default in ``HTTPCacheClient``'s chain
+/// requests for the same cold URL reach the origin once. On by default in `HTTPCacheClient`'s chain
 /// (`Configuration.isRequestCoalescingEnabled` turns it off).
 ///
 /// Requests are merged when they have no body, are `GET` or `HEAD`, and agree on what decides the answer

@@ -8,17 +8,17 @@ import Logging
 ///
 /// After `next` returns a network response it applies, in order:
 /// 1. RFC 9111 §3 storability (method, status, `no-store`, `private` in a shared cache, `Authorization`,
-///    `Vary: *`…), the context's ``InterceptorContext/isStoringAllowed`` and the response's
-///    ``PipelineResponse/storageVeto`` (set by a transport that repaired conflicting framing);
+///    `Vary: *`…), the context's `InterceptorContext.isStoringAllowed` and the response's
+///    `PipelineResponse.storageVeto` (set by a transport that repaired conflicting framing);
 /// 2. Apple's size rule: a body larger than ``maximumEntryFraction`` (about 5%) of the backend's largest
 ///    tier capacity is not stored;
-/// 3. the ``WillCacheResponse`` hook, which may keep the proposed ``CachedResponse`` as is, change its
-///    ``StoragePolicy``, rewrite its `userInfo` or body, or veto it by returning `nil`; then the request's
+/// 3. the ``WillCacheResponse`` hook, which may keep the proposed `CachedResponse` as is, change its
+///    `StoragePolicy`, rewrite its `userInfo` or body, or veto it by returning `nil`; then the request's
 ///    own hook under ``WillCacheResponseKey``, if any, given what the first one decided;
-/// 4. the cap an outer interceptor may have set under ``StoragePolicyLimitKey`` (the stricter policy wins);
+/// 4. the cap an outer interceptor may have set under `StoragePolicyLimitKey` (the stricter policy wins);
 /// 5. the write, whose failure becomes an event and a trace reason, never a failed request.
 ///
-/// `userInfo` values left by outer interceptors under ``PendingUserInfoKey`` are merged into the proposal
+/// `userInfo` values left by outer interceptors under `PendingUserInfoKey` are merged into the proposal
 /// before the hook runs. A `HEAD` response is never stored as a new entry; it freshens (or, if it
 /// contradicts it, invalidates) a stored `GET` response (§4.3.5).
 ///

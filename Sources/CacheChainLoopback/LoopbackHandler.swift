@@ -153,6 +153,10 @@ final class LoopbackHandler: ChannelInboundHandler {
             finish(keepAlive: keepAlive, context: context)
         case .generated(let count) where sendsBody && count > 0:
             writeGenerated(from: 0, count: count, keepAlive: keepAlive, context: context)
+        case .stalled(_, let sentBeforeStall) where sendsBody:
+            var buffer = context.channel.allocator.buffer(capacity: sentBeforeStall)
+            LoopbackRoute.Body.writePattern(from: 0, count: sentBeforeStall, into: &buffer)
+            context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         default:
             finish(keepAlive: keepAlive, context: context)
         }

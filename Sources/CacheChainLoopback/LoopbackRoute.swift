@@ -1,4 +1,9 @@
 import NIOCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What the loopback origin answers for a path: status, headers, body, validators and an optional delay.
 ///
@@ -13,12 +18,17 @@ public struct LoopbackRoute: Sendable {
         /// `count` bytes of a deterministic pattern (byte `i` is `i % 251`), streamed in 64 KiB chunks
         /// without ever being held whole in memory.
         case generated(count: Int)
+        /// A body announced as `count` bytes (`Content-Length`) of which only the first `sentBeforeStall` are sent:
+        /// the rest never comes, and the connection stays open until the client gives up or the origin shuts
+        /// down. For timeouts that must cover the body, not just the head.
+        case stalled(count: Int, sentBeforeStall: Int)
 
         /// The body's length in bytes.
         public var count: Int {
             switch self {
             case .bytes(let bytes): bytes.count
             case .generated(let count): count
+            case .stalled(let count, _): count
             }
         }
 
@@ -26,6 +36,28 @@ public struct LoopbackRoute: Sendable {
         /// - Parameter index: The byte's offset in the body, from 0.
         /// - Returns: The byte.
         public static func generatedByte(at index: Int) -> UInt8 { UInt8(index % 251) }
+
+        /// Whether `bytes` are the bytes of a ``generated(count:)`` body starting at offset `offset`: a `memcmp`
+        /// per 64 KiB against the pattern, so checking a large body costs no more than reading it.
+        /// - Parameters:
+        ///   - bytes: A piece of a received body.
+        ///   - offset: Where the piece starts in the body.
+        /// - Returns: Whether every byte matches.
+        public static func isGeneratedPattern(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+            guard let received = bytes.baseAddress else { return true }
+            var checked = 0
+            while checked < bytes.count {
+                let start = (offset + checked) % 251
+                let length = min(bytes.count - checked, LoopbackHandler.chunkSize)
+                let equal = patternTable.withUnsafeBytes { pattern in
+                    guard let expected = pattern.baseAddress else { return false }
+                    return memcmp(expected + start, received + checked, length) == 0
+                }
+                guard equal else { return false }
+                checked += length
+            }
+            return true
+        }
 
         /// One pattern period followed by one chunk, so any chunk is a single contiguous slice.
         private static let patternTable: [UInt8] = (0..<(251 + LoopbackHandler.chunkSize)).map { generatedByte(at: $0) }

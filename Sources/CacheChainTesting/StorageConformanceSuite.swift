@@ -2,7 +2,7 @@ public import CacheChainCore
 public import Foundation
 import HTTPTypes
 
-/// The checks every ``CacheStorage`` backend must pass — memory, disk, tiered, encrypted, and any a team
+/// The checks every `CacheStorage` backend must pass — memory, disk, tiered, encrypted, and any a team
 /// writes. Framework-agnostic: each check throws a ``ConformanceFailure`` naming what differed.
 ///
 /// ```swift

@@ -15,14 +15,35 @@ struct GetCommand: AsyncParsableCommand {
             key. A directory with an encrypted tier is refused without --encrypt-https (its HTTPS responses \
             would be stored in clear), as is a key file that does not hold the tier's key.
 
+            With --backend redis --redis-url URL the cache is a Redis shared by every process and machine \
+            given the same URL and --redis-namespace; --backend tiered-redis puts a memory tier in front of \
+            it. A Redis that is down, slow or refusing never fails the request: it is fetched from the origin \
+            and the trace says why nothing was read or stored.
+
             Exit codes: 0 success (any HTTP status); 1 the request failed (network, TLS, timeout) or, with \
             --policy returnCacheDataDontLoad / only-if-cached, nothing usable is stored; 64 invalid usage.
 
             Example:
               cachechain get https://example.com/ -v
               cachechain get https://example.com/ --policy returnCacheDataDontLoad
+              cachechain get https://example.com/ --backend redis --redis-url redis://127.0.0.1:6379/0
             """
     )
+
+    /// Where `get` keeps its cache.
+    enum Backend: String, CaseIterable, ExpressibleByArgument {
+        /// The cache directory (`--cache-dir`, with `--encrypt-https`): the default.
+        case disk
+        /// A `RedisStorage` at `--redis-url`.
+        case redis
+        /// A memory tier in front of the Redis backend.
+        case tieredRedis = "tiered-redis"
+    }
+
+    @Option(help: "Where the cache is: disk (--cache-dir, the default), redis or tiered-redis (memory over --redis-url).")
+    var backend: Backend = .disk
+
+    @OptionGroup var redis: RedisOptions
 
     @Argument(help: "The absolute http or https URL.")
     var url: String
@@ -66,17 +87,32 @@ struct GetCommand: AsyncParsableCommand {
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ValidationError("--cacert \(caFile): no such readable file")
         }
+        try redis.validate(usesRedis: backend != .disk, backend: backend.rawValue)
+        guard backend == .disk else {
+            if cache.cacheDirectory != nil || cache.encryptHTTPS || cache.keyFile != nil || createKey {
+                throw ValidationError("--cache-dir, --encrypt-https, --key-file and --create-key are only used by --backend disk")
+            }
+            return
+        }
         try cache.validateKeyFile(createKey: createKey)
         if !cache.encryptHTTPS { try cache.encryptedTier.refusePlaintextWrites(remedy: "--encrypt-https --key-file <file>") }
+    }
+
+    /// The client configuration of the chosen backend.
+    func makeConfiguration() throws -> HTTPCacheClient.Configuration {
+        switch backend {
+        case .disk: try cache.makeConfiguration(createKey: createKey)
+        case .redis, .tieredRedis: .init(storage: try redis.makeStorage(tiered: backend == .tieredRedis, memoryCapacity: 64 << 20))
+        }
     }
 
     func run() async throws {
         let client: HTTPCacheClient
         do {
             let transport = CurlTransport(configuration: .init(caFile: caFile, caDirectory: caFile == nil ? nil : PipelineOptions.systemCADirectory))
-            client = HTTPCacheClient(transport: transport, configuration: try cache.makeConfiguration(createKey: createKey))
+            client = HTTPCacheClient(transport: transport, configuration: try makeConfiguration())
         } catch {
-            printError("Error: cannot open the cache in \(cache.directory): \(error)")
+            printError("Error: cannot open the cache in \(backend == .disk ? cache.directory : redis.description): \(error)")
             throw ToolExitCode.failure
         }
         let started = ContinuousClock.now

@@ -2,6 +2,7 @@ import ArgumentParser
 import CacheChain
 import CacheChainCurl
 import CacheChainEncryption
+import CacheChainRedis
 import Foundation
 import Logging
 
@@ -31,6 +32,8 @@ extension PipelineOptions {
         case .encrypted:
             // HTTPS responses are sealed into `<dir>/encrypted`; the routing is added by `makeClient`.
             return try DiskStorage(directory: cacheDir ?? ".", capacity: diskCapacity)
+        case .redis, .tieredRedis:
+            return try redis.makeStorage(tiered: backend == .tieredRedis, memoryCapacity: memoryCapacity)
         }
     }
 
@@ -92,14 +95,20 @@ extension PipelineOptions {
             case .encrypted:
                 "disk backend in \(cacheDir ?? "?") with HTTPS responses AES-256-GCM-encrypted in \(cacheDir ?? "?")/encrypted"
                     + " (key file \(keyFile ?? "?")), capacity \(diskCapacity) bytes each"
+            case .redis: "redis backend: \(redis.description), capacity Redis's maxmemory"
+            case .tieredRedis: "tiered backend: memory \(memoryCapacity) bytes over \(redis.description)"
             }
         let largestCapacity: Int =
             switch backend {
-            case .memory: memoryCapacity
+            case .memory, .redis, .tieredRedis: memoryCapacity
             case .disk, .encrypted: diskCapacity
             case .tiered: max(memoryCapacity, diskCapacity)
             }
-        let largest = "largest entry \(Int(Double(largestCapacity) * 0.05)) bytes (5%)"
+        // Redis reports no capacity (its maxmemory evicts), so only its own entry size limit applies there.
+        let largest =
+            backend == .redis
+            ? "largest entry \((try? redis.configuration().maximumEntrySize) ?? 0) bytes (RedisStorage's limit)"
+            : "largest entry \(Int(Double(largestCapacity) * 0.05)) bytes (5%)"
         let trust: String =
             switch (caFile, effectiveCADirectory) {
             case (nil, nil): "system CA store"

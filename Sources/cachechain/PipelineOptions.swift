@@ -5,8 +5,15 @@ import Logging
 /// The options that select a pipeline: backend, capacities, cache mode, TLS trust, logging. Shared by every
 /// subcommand that needs a cache (`@OptionGroup var pipeline: PipelineOptions`).
 struct PipelineOptions: ParsableArguments {
-    @Option(help: "The storage backend: memory, disk, tiered or encrypted (disk with HTTPS responses encrypted).")
+    @Option(
+        help: ArgumentHelp(
+            "The storage backend: memory, disk, tiered (memory over disk), encrypted (disk with HTTPS responses "
+                + "encrypted), redis or tiered-redis (memory over Redis)."
+        )
+    )
     var backend: StorageBackend = .memory
+
+    @OptionGroup var redis: RedisOptions
 
     @Option(help: ArgumentHelp("The cache directory of the disk, tiered and encrypted backends.", valueName: "dir"))
     var cacheDir: String?
@@ -80,6 +87,7 @@ struct PipelineOptions: ParsableArguments {
         if !backend.usesDirectory, cacheDir != nil {
             throw ValidationError("--cache-dir is only used by the disk, tiered and encrypted backends")
         }
+        try redis.validate(usesRedis: backend.usesRedis, backend: backend.rawValue)
         if keyFile != nil, backend != .encrypted {
             throw ValidationError("--key-file is only used by --backend encrypted")
         }

@@ -11,7 +11,14 @@ enum StorageBackend: String, CaseIterable, ExpressibleByArgument {
     /// Disk storage in `--cache-dir` whose HTTPS responses are encrypted (AES-256-GCM, `HTTPSEncryptionInterceptor`)
     /// into `--cache-dir`/encrypted with the key in `--key-file`.
     case encrypted
+    /// A `RedisStorage` at `--redis-url`, shared by every process given the same URL and namespace.
+    case redis
+    /// A `TieredStorage`: `--memory-capacity` bytes of memory in front of the Redis backend.
+    case tieredRedis = "tiered-redis"
 
     /// Whether the backend keeps files in `--cache-dir`.
-    var usesDirectory: Bool { self != .memory }
+    var usesDirectory: Bool { self == .disk || self == .tiered || self == .encrypted }
+
+    /// Whether the backend keeps entries in Redis (`--redis-url`).
+    var usesRedis: Bool { self == .redis || self == .tieredRedis }
 }

@@ -2,6 +2,7 @@ import CacheChain
 import CacheChainCurl
 @testable import CacheChainEncryption
 import CacheChainLoopback
+import CacheChainDiskStorage
 import CacheChainStorage
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import CacheChainCore
 @testable import CacheChainEncryption
+import CacheChainDiskStorage
 import CacheChainStorage
 import CacheChainTesting
 import Foundation

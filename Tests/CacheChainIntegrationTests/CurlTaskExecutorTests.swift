@@ -13,19 +13,20 @@ struct CurlTaskExecutorTests {
     @Test("a task preferring the executor caches over the network and resumes on the libcurl thread", arguments: ProtocolMode.allCases)
     func cachesOnTheLibcurlThread(_ mode: ProtocolMode) async throws {
         try await withNetwork(mode) { net in
+            let transport = try #require(net.curlTransport)
             net.origin.route("/e", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "on the loop"))
-            #expect(!net.transport.isOnLibcurlThread)
-            let statuses = try await withTaskExecutorPreference(net.transport.taskExecutor) {
+            #expect(!transport.isOnLibcurlThread)
+            let statuses = try await withTaskExecutorPreference(transport.taskExecutor) {
                 var statuses: [CacheStatus] = []
                 for _ in 0..<3 {
                     let response = try await net.get("/e")
                     #expect(response.body.string == "on the loop")
-                    #expect(net.transport.isOnLibcurlThread, "resumed off the libcurl thread")
+                    #expect(transport.isOnLibcurlThread, "resumed off the libcurl thread")
                     statuses.append(response.cacheStatus)
                 }
                 // A miss on a fresh URL: the transfer is handed over and its result comes back on this thread.
                 let response = try await net.get("/e", policy: .reloadIgnoringLocalCacheData)
-                #expect(net.transport.isOnLibcurlThread)
+                #expect(transport.isOnLibcurlThread)
                 statuses.append(response.cacheStatus)
                 return statuses
             }
@@ -37,12 +38,13 @@ struct CurlTaskExecutorTests {
     @Test("many concurrent tasks preferring the executor all finish with their own bodies")
     func concurrentTasks() async throws {
         try await withNetwork { net in
+            let transport = try #require(net.curlTransport)
             for index in 0..<40 {
                 net.origin.route("/c\(index)", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: .bytes(Array("body \(index)".utf8))))
             }
             let bodies = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
                 for index in 0..<40 {
-                    group.addTask(executorPreference: net.transport.taskExecutor) {
+                    group.addTask(executorPreference: transport.taskExecutor) {
                         let response = try await net.get("/c\(index)")
                         return (index, response.body.string)
                     }

@@ -7,17 +7,18 @@ import HTTPTypes
 import Testing
 
 extension Tag {
-    /// Tests that go through the real libcurl transport to a loopback origin.
+    /// Tests that go through a real transport (libcurl, AsyncHTTPClient) to a loopback origin.
     @Tag static var integration: Self
 }
 
-/// Every scenario runs over plain HTTP, HTTPS/1.1 and HTTPS/2 (``ProtocolMode``); `withNetwork` also checks
-/// that the origin saw only the mode's HTTP version.
-@Suite("End to end: RFC 9111 through libcurl and a loopback origin", .tags(.integration))
+/// The shared end-to-end transport suite: every scenario runs through each transport (``TransportKind``:
+/// `CurlTransport` and `AsyncHTTPClientTransport`) over plain HTTP, HTTPS/1.1 and HTTPS/2 with the loopback test
+/// CA (``ProtocolMode``); `withNetwork` also checks that the origin saw only the mode's HTTP version.
+@Suite("End to end: RFC 9111 through each transport and a loopback origin", .tags(.integration))
 struct EndToEndCachingTests {
-    @Test("MISS reaches the origin once, HIT does not", arguments: ProtocolMode.allCases)
-    func missThenHit(_ mode: ProtocolMode) async throws {
-        try await withNetwork(mode) { net in
+    @Test("MISS reaches the origin once, HIT does not", arguments: TransportKind.allCases, ProtocolMode.allCases)
+    func missThenHit(_ kind: TransportKind, _ mode: ProtocolMode) async throws {
+        try await withNetwork(mode, through: kind) { net in
             net.origin.route("/a", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "hello"))
             let first = try await net.get("/a")
             #expect(first.cacheStatus == .miss)
@@ -31,10 +32,10 @@ struct EndToEndCachingTests {
 
     @Test(
         "stale → conditional GET → 304 → REVALIDATED with merged headers; a changed ETag replaces the entry",
-        arguments: ProtocolMode.allCases
+        arguments: TransportKind.allCases, ProtocolMode.allCases
     )
-    func revalidation(_ mode: ProtocolMode) async throws {
-        try await withNetwork(mode) { net in
+    func revalidation(_ kind: TransportKind, _ mode: ProtocolMode) async throws {
+        try await withNetwork(mode, through: kind) { net in
             net.origin.route("/r", LoopbackRoute(headers: [("Cache-Control", "max-age=5"), ("X-Version", "1")], body: "body-1", etag: "\"v1\""))
             _ = try await net.get("/r")
             net.clock.advance(by: 30)
@@ -59,9 +60,9 @@ struct EndToEndCachingTests {
         }
     }
 
-    @Test("Vary variants, no-store, and POST invalidation", arguments: ProtocolMode.allCases)
-    func varyNoStoreInvalidation(_ mode: ProtocolMode) async throws {
-        try await withNetwork(mode) { net in
+    @Test("Vary variants, no-store, and POST invalidation", arguments: TransportKind.allCases, ProtocolMode.allCases)
+    func varyNoStoreInvalidation(_ kind: TransportKind, _ mode: ProtocolMode) async throws {
+        try await withNetwork(mode, through: kind) { net in
             net.origin.route("/v", handler: { request in
                 LoopbackRoute(headers: [("Cache-Control", "max-age=60"), ("Vary", "Accept-Language")], body: "lang=\(request.header("Accept-Language") ?? "-")")
             })
@@ -94,10 +95,10 @@ struct EndToEndCachingTests {
 
     @Test(
         "returnCacheDataDontLoad never touches the origin; returnCacheDataElseLoad serves stale when the origin is down",
-        arguments: ProtocolMode.allCases
+        arguments: TransportKind.allCases, ProtocolMode.allCases
     )
-    func offlinePolicies(_ mode: ProtocolMode) async throws {
-        let net = try await Network.start(mode)
+    func offlinePolicies(_ kind: TransportKind, _ mode: ProtocolMode) async throws {
+        let net = try await Network.start(kind, mode)
         net.origin.route("/p", LoopbackRoute(headers: [("Cache-Control", "max-age=1")], body: "stored"))
         _ = try await net.get("/p")
         net.clock.advance(by: 3600)
@@ -112,12 +113,13 @@ struct EndToEndCachingTests {
         #expect(elseLoad.body.string == "stored")
         let failure = await #expect(throws: CacheChainError.self) { try await net.get("/p") }
         #expect(failure?.code == .transportFailed)
-        #expect(failure?.message.contains("onnect") == true, "libcurl's error text names the connection failure: \(failure?.message ?? "")")
+        #expect(failure?.message.contains("onnect") == true, "the transport's error text names the connection failure: \(failure?.message ?? "")")
+        try await net.client.shutdown()
     }
 
-    @Test("stale-if-error serves the stale entry on 500 and when the origin is down", arguments: ProtocolMode.allCases)
-    func staleIfError(_ mode: ProtocolMode) async throws {
-        let net = try await Network.start(mode)
+    @Test("stale-if-error serves the stale entry on 500 and when the origin is down", arguments: TransportKind.allCases, ProtocolMode.allCases)
+    func staleIfError(_ kind: TransportKind, _ mode: ProtocolMode) async throws {
+        let net = try await Network.start(kind, mode)
         net.origin.route("/s", LoopbackRoute(headers: [("Cache-Control", "max-age=1, stale-if-error=600")], body: "saved"))
         _ = try await net.get("/s")
         net.clock.advance(by: 10)
@@ -131,14 +133,15 @@ struct EndToEndCachingTests {
         let onDown = try await net.get("/s")
         #expect(onDown.cacheStatus == .offline)
         #expect(onDown.body.string == "saved")
+        try await net.client.shutdown()
     }
 
     @Test(
         "stale-while-revalidate serves stale at once and refreshes in the background exactly once",
-        arguments: ProtocolMode.allCases
+        arguments: TransportKind.allCases, ProtocolMode.allCases
     )
-    func staleWhileRevalidate(_ mode: ProtocolMode) async throws {
-        try await withNetwork(mode) { net in
+    func staleWhileRevalidate(_ kind: TransportKind, _ mode: ProtocolMode) async throws {
+        try await withNetwork(mode, through: kind) { net in
             net.origin.route("/w", LoopbackRoute(headers: [("Cache-Control", "max-age=1, stale-while-revalidate=600")], body: "v1", etag: "\"1\""))
             _ = try await net.get("/w")
             net.clock.advance(by: 5)
@@ -156,9 +159,9 @@ struct EndToEndCachingTests {
         }
     }
 
-    @Test("redirects are followed above the cache, and every hop is cached", arguments: ProtocolMode.allCases)
-    func redirects(_ mode: ProtocolMode) async throws {
-        try await withNetwork(mode, outer: [RedirectInterceptor()]) { net in
+    @Test("redirects are followed above the cache, and every hop is cached", arguments: TransportKind.allCases, ProtocolMode.allCases)
+    func redirects(_ kind: TransportKind, _ mode: ProtocolMode) async throws {
+        try await withNetwork(mode, through: kind, outer: [RedirectInterceptor()]) { net in
             net.origin.route("/old", LoopbackRoute(status: 301, headers: [("Location", "/new"), ("Cache-Control", "max-age=600")], body: "moved"))
             net.origin.route("/new", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: "here"))
             let first = try await net.get("/old")

@@ -1,13 +1,12 @@
 import CacheChain
-import CacheChainCurl
 import CacheChainLoopback
 import Foundation
 import HTTPTypes
 import Testing
 
-/// Large bodies: spooled to a file as they arrive, so the transport's memory is bounded by
-/// `inMemoryBodyLimit` whatever the size, and never left behind on failure.
-@Suite("Large bodies through CurlTransport", .tags(.integration))
+/// Large bodies, through each transport (``TransportKind``): spooled to a file as they arrive, so the
+/// transport's memory is bounded by `inMemoryBodyLimit` whatever the size, and never left behind on failure.
+@Suite("Large bodies through each transport", .tags(.integration))
 struct LargeBodyTests {
     static let fiftyMiB = 50 << 20
 
@@ -26,23 +25,21 @@ struct LargeBodyTests {
         var position = 0
         var matches = true
         try body.forEachChunk { chunk in
-            for byte in chunk where matches {
-                matches = byte == LoopbackRoute.Body.generatedByte(at: position)
-                position += 1
-            }
+            matches = matches && LoopbackRoute.Body.isGeneratedPattern(chunk, at: position)
+            position += chunk.count
         }
         return matches && position == count
     }
 
-    @Test("a 50 MiB body is spooled to a file as it arrives, reads back byte for byte, and its file goes with it")
-    func fiftyMiBIsSpooled() async throws {
+    @Test("a 50 MiB body is spooled to a file as it arrives, reads back byte for byte, and its file goes with it", arguments: TransportKind.allCases)
+    func fiftyMiBIsSpooled(_ kind: TransportKind) async throws {
         let origin = try await LoopbackOrigin.start()
         origin.route("/big", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: .generated(count: Self.fiftyMiB)))
         let spool = Self.makeSpoolDirectory()
         defer { try? FileManager.default.removeItem(atPath: spool) }
         // A memory cache too small for the body: it must neither store it nor be emptied by it.
         let storage = MemoryStorage(capacity: 16 << 20)
-        let transport = CurlTransport(configuration: .init(inMemoryBodyLimit: 1 << 20, spoolDirectory: spool))
+        let transport = try kind.makeTransport(inMemoryBodyLimit: 1 << 20, spoolDirectory: spool)
         let client = HTTPCacheClient(transport: transport, configuration: .init(storage: storage))
         let request = try HTTPRequest(url: origin.url("/big"))
 
@@ -57,18 +54,19 @@ struct LargeBodyTests {
         // The response is released: its spool file is gone.
         #expect(Self.spoolFiles(in: spool).isEmpty)
         #expect(await storage.usage().entryCount == 0)
+        try await client.shutdown()
         try await origin.shutdown()
     }
 
-    @Test("a spooled body a memory cache has room for is stored in memory and served as a HIT")
-    func spooledBodyIsCached() async throws {
+    @Test("a spooled body a memory cache has room for is stored in memory and served as a HIT", arguments: TransportKind.allCases)
+    func spooledBodyIsCached(_ kind: TransportKind) async throws {
         let origin = try await LoopbackOrigin.start()
         let size = 6 << 20
         origin.route("/six", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: .generated(count: size)))
         let spool = Self.makeSpoolDirectory()
         defer { try? FileManager.default.removeItem(atPath: spool) }
         let storage = MemoryStorage(capacity: 32 << 20)
-        let transport = CurlTransport(configuration: .init(inMemoryBodyLimit: 1 << 20, spoolDirectory: spool))
+        let transport = try kind.makeTransport(inMemoryBodyLimit: 1 << 20, spoolDirectory: spool)
         // Lift Apple's 5% size rule so a 6 MiB body fits a 32 MiB cache.
         let client = HTTPCacheClient(transport: transport, configuration: .init(storage: storage, maximumEntryFraction: 0.5))
         let request = try HTTPRequest(url: origin.url("/six"))
@@ -81,17 +79,18 @@ struct LargeBodyTests {
         #expect(hit.body.inMemoryBytes != nil, "the memory tier keeps bodies in memory, not open files")
         #expect(try Self.matchesPattern(hit.body, count: size))
         #expect(origin.requestCount(for: "/six") == 1)
+        try await client.shutdown()
         try await origin.shutdown()
     }
 
-    @Test("cancelling a large download mid-body leaves no spool file and no entry")
-    func cancelMidBody() async throws {
+    @Test("cancelling a large download mid-body leaves no spool file and no entry", arguments: TransportKind.allCases)
+    func cancelMidBody(_ kind: TransportKind) async throws {
         let origin = try await LoopbackOrigin.start()
         origin.route("/huge", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: .generated(count: 4 << 30)))
         let spool = Self.makeSpoolDirectory()
         defer { try? FileManager.default.removeItem(atPath: spool) }
         let storage = MemoryStorage(capacity: 16 << 20)
-        let transport = CurlTransport(configuration: .init(inMemoryBodyLimit: 1 << 20, spoolDirectory: spool))
+        let transport = try kind.makeTransport(inMemoryBodyLimit: 1 << 20, spoolDirectory: spool)
         let client = HTTPCacheClient(transport: transport, configuration: .init(storage: storage, timeout: .seconds(120)))
         let request = try HTTPRequest(url: origin.url("/huge"))
         let task = Task { try await client.data(for: request) }
@@ -109,21 +108,23 @@ struct LargeBodyTests {
         }
         #expect(Self.spoolFiles(in: spool).isEmpty, "the partial spool file must be deleted")
         #expect(await storage.usage().entryCount == 0)
+        try await client.shutdown()
         try await origin.shutdown()
     }
 
-    @Test("a spool directory that cannot be created fails the request with a clear error")
-    func unwritableSpool() async throws {
+    @Test("a spool directory that cannot be created fails the request with a clear error", arguments: TransportKind.allCases)
+    func unwritableSpool(_ kind: TransportKind) async throws {
         let origin = try await LoopbackOrigin.start()
         origin.route("/two", LoopbackRoute(body: .generated(count: 2 << 20)))
         let blocker = NSTemporaryDirectory() + "cachechain-not-a-dir-\(UUID().uuidString)"
         try Data("file".utf8).write(to: URL(fileURLWithPath: blocker))
         defer { try? FileManager.default.removeItem(atPath: blocker) }
-        let transport = CurlTransport(configuration: .init(inMemoryBodyLimit: 1 << 20, spoolDirectory: blocker + "/spool"))
+        let transport = try kind.makeTransport(inMemoryBodyLimit: 1 << 20, spoolDirectory: blocker + "/spool")
         let client = HTTPCacheClient(transport: transport)
         let error = await #expect(throws: CacheChainError.self) { try await client.data(for: HTTPRequest(url: origin.url("/two"))) }
         #expect(error?.code == .transportFailed)
         #expect(error?.message.contains("spool") == true, "\(error?.message ?? "")")
+        try await client.shutdown()
         try await origin.shutdown()
     }
 }

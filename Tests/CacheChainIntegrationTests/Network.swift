@@ -6,17 +6,21 @@ import Foundation
 import HTTPTypes
 import Testing
 
-/// An origin on loopback, a real `CurlTransport` and a client with a manual clock (so tests can age
-/// entries without waiting), reached over one ``ProtocolMode``.
+/// An origin on loopback, a real transport (``TransportKind``: libcurl or AsyncHTTPClient) and a client with a
+/// manual clock (so tests can age entries without waiting), reached over one ``ProtocolMode``.
 struct Network {
     let mode: ProtocolMode
+    let kind: TransportKind
     let origin: LoopbackOrigin
-    let transport: CurlTransport
+    let transport: any HTTPTransport
     let clock = ManualClock()
     let storage = MemoryStorage(capacity: 64 << 20)
     let client: HTTPCacheClient
 
-    /// Starts an origin and a transport for a mode.
+    /// The transport, when it is a `CurlTransport` (for the tests of libcurl's own features).
+    var curlTransport: CurlTransport? { transport as? CurlTransport }
+
+    /// Starts an origin and a libcurl transport for a mode, with libcurl-only settings.
     /// - Parameters:
     ///   - mode: Plain HTTP, HTTPS/1.1 or HTTPS/2.
     ///   - offersHTTP2: Whether an HTTPS origin offers `h2` (`false`: an HTTP/1.1-only origin).
@@ -38,11 +42,24 @@ struct Network {
             pinnedPublicKey: pin,
             recordsHTTPVersion: recordsHTTPVersion
         )
-        return Network(mode: mode, origin: origin, transport: CurlTransport(configuration: configuration), outer: outer)
+        return Network(mode: mode, kind: .curl, origin: origin, transport: CurlTransport(configuration: configuration), outer: outer)
     }
 
-    private init(mode: ProtocolMode, origin: LoopbackOrigin, transport: CurlTransport, outer: [any HTTPInterceptor]) {
+    /// Starts an origin and a transport of a kind for a mode.
+    /// - Parameters:
+    ///   - kind: libcurl or AsyncHTTPClient.
+    ///   - mode: Plain HTTP, HTTPS/1.1 or HTTPS/2.
+    ///   - outer: Interceptors outside the cache.
+    static func start(_ kind: TransportKind, _ mode: ProtocolMode = .http, outer: [any HTTPInterceptor] = []) async throws -> Network {
+        let origin = try await LoopbackOrigin.start(tls: mode.isTLS)
+        let caFile = mode.isTLS ? try LoopbackCertificate.writeCertificate(to: NSTemporaryDirectory()) : nil
+        let transport = try kind.makeTransport(mode: mode, caFile: caFile)
+        return Network(mode: mode, kind: kind, origin: origin, transport: transport, outer: outer)
+    }
+
+    private init(mode: ProtocolMode, kind: TransportKind, origin: LoopbackOrigin, transport: any HTTPTransport, outer: [any HTTPInterceptor]) {
         self.mode = mode
+        self.kind = kind
         self.origin = origin
         self.transport = transport
         client = HTTPCacheClient(
@@ -70,6 +87,7 @@ struct Network {
         #expect(versions == [mode.originVersion], "\(mode): the origin saw \(versions)", sourceLocation: sourceLocation)
     }
 
+    /// Stops the origin (the client goes on, e.g. to serve stale responses while the origin is down).
     func stop() async throws {
         try await origin.shutdown()
     }
@@ -79,18 +97,21 @@ struct Network {
 /// always stops the origin.
 func withNetwork<T>(
     _ mode: ProtocolMode = .http,
+    through kind: TransportKind = .curl,
     outer: [any HTTPInterceptor] = [],
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: (Network) async throws -> T
 ) async throws -> T {
-    let network = try await Network.start(mode, outer: outer)
+    let network = try await Network.start(kind, mode, outer: outer)
     do {
         let result = try await body(network)
         await network.client.waitForBackgroundRevalidations()
         network.expectOriginSawModeVersion(sourceLocation: sourceLocation)
+        try await network.client.shutdown()
         try await network.stop()
         return result
     } catch {
+        try? await network.client.shutdown()
         try? await network.stop()
         throw error
     }

@@ -13,6 +13,7 @@
 import Glibc
 #endif
 import CacheChainCore
+import CacheChainDiskStorage
 import CacheChainStorage
 import Foundation
 import HTTPTypes

@@ -1,6 +1,7 @@
 import CacheChainCore
 import CacheChainTesting
-@testable import CacheChainStorage
+@testable import CacheChainDiskStorage
+import CacheChainStorage
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+@testable import CacheChainDiskStorage
 @testable import CacheChainStorage
 import CacheChainCore
 import Testing

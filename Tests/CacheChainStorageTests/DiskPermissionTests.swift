@@ -1,4 +1,5 @@
 import CacheChainCore
+@testable import CacheChainDiskStorage
 @testable import CacheChainStorage
 import CacheChainTesting
 import Foundation

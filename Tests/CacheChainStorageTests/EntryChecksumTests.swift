@@ -1,4 +1,5 @@
 import CXXHash
+@testable import CacheChainDiskStorage
 @testable import CacheChainStorage
 import Testing
 

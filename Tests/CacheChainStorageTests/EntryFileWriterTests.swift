@@ -1,5 +1,6 @@
 import CacheChainCore
 import CacheChainTesting
+@testable import CacheChainDiskStorage
 @testable import CacheChainStorage
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import CacheChainCore
+import CacheChainDiskStorage
 import CacheChainStorage
 import CacheChainTesting
 import Foundation

@@ -1,5 +1,6 @@
 import CacheChainCore
 import CacheChainPolicy
+@testable import CacheChainDiskStorage
 @testable import CacheChainStorage
 import CacheChainTesting
 import Foundation

@@ -2,8 +2,8 @@ import Foundation
 
 /// How a snippet becomes compilable Swift.
 ///
-/// - A snippet that imports `CacheChain` is a **complete program**: it is compiled with its own imports
-///   only (a missing import is an error), inside a function of its own.
+/// - A snippet that imports `CacheChain` (or the memory-only `CacheChainClient`) is a **complete program**: it
+///   is compiled with its own imports only (a missing import is an error), inside a function of its own.
 /// - Any other snippet is a **fragment** of a larger program: it is compiled with every module the
 ///   `DocumentationSnippets` target depends on (plus Foundation and Testing) imported, inside a method of
 ///   `SnippetContext`, whose properties stand for what the surrounding prose assumes (`client`,
@@ -17,7 +17,7 @@ import Foundation
 extension DocumentSnippet {
     func swiftSource(name: String, fragmentImports: [String]) -> String {
         let ownImports = code.enumerated().filter { Self.isImport($0.element) }
-        let isComplete = ownImports.contains { Self.importedModule($0.element) == "CacheChain" }
+        let isComplete = ownImports.contains { ["CacheChain", "CacheChainClient"].contains(Self.importedModule($0.element)) }
         let isFileScope = code.contains { line in ["@Test", "@Suite", "extension "].contains { line.hasPrefix($0) } }
         let body = code.map { Self.isImport($0) ? "" : $0 }
 

@@ -3,7 +3,7 @@ public import CacheChain
 extension HTTPCacheClient.Configuration {
     /// Switches on the encrypted HTTPS plugin: HTTPS responses (or all, with
     /// ``HTTPSEncryptionMode/encryptEverything``) are sealed into `encrypted`, the rest stays in the current
-    /// ``storage``.
+    /// `storage`.
     ///
     /// ```swift
     /// var configuration = HTTPCacheClient.Configuration(storage: try DiskStorage(directory: cacheDirectory))
@@ -11,9 +11,9 @@ extension HTTPCacheClient.Configuration {
     ///                                                   keys: try KeyFileProvider(path: keyPath)))
     /// ```
     ///
-    /// The configuration's ``storage`` becomes the ``HTTPSRoutedStorage`` of both backends (so the
+    /// The configuration's `storage` becomes the ``HTTPSRoutedStorage`` of both backends (so the
     /// management API — removals, purges, usage — covers both) and an ``HTTPSEncryptionInterceptor`` is
-    /// appended to ``outerInterceptors`` (inside any interceptor already there, outside the cache).
+    /// appended to `outerInterceptors` (inside any interceptor already there, outside the cache).
     /// - Parameters:
     ///   - encrypted: The encrypted backend; its wrapped backend must be dedicated to it (not the plain one).
     ///   - mode: Which responses are encrypted.
@@ -21,7 +21,7 @@ extension HTTPCacheClient.Configuration {
         install(HTTPSEncryptionInterceptor(plain: storage, encrypted: encrypted, mode: mode))
     }
 
-    /// Keeps HTTPS responses in memory only, as Apple advises, without encryption: with a ``TieredStorage``
+    /// Keeps HTTPS responses in memory only, as Apple advises, without encryption: with a `TieredStorage`
     /// they stay in its memory tier; a disk-only backend does not store them.
     public mutating func keepHTTPSInMemoryOnly() {
         install(HTTPSEncryptionInterceptor(keepingHTTPSInMemoryOnly: storage))

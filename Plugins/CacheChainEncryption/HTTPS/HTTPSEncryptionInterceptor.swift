@@ -5,7 +5,7 @@ import HTTPTypes
 /// The encrypted HTTPS disk plugin's face: sends `https` responses to an ``EncryptedStorage`` and `http`
 /// ones to the plain backend, or keeps HTTPS in memory only, or encrypts everything.
 ///
-/// Place it outside ``CachePolicyInterceptor`` (the client's `encryptHTTPS(with:)` does): it swaps the
+/// Place it outside `CachePolicyInterceptor` (the client's `encryptHTTPS(with:)` does): it swaps the
 /// context's storage for the backend of the request's scheme, so the lookup, the revalidation and the
 /// store below it all use the same backend. Its ``storage`` combines both backends for the client's
 /// management API.

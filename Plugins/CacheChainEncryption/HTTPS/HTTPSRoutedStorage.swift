@@ -29,7 +29,7 @@ public struct HTTPSRoutedStorage: CacheStorage {
     }
 
     /// A plain backend whose HTTPS responses are kept in memory only: nothing is encrypted.
-    /// - Parameter plain: The backend; HTTPS responses reach only its memory tier (a ``TieredStorage``'s
+    /// - Parameter plain: The backend; HTTPS responses reach only its memory tier (a `TieredStorage`'s
     ///   memory, or a memory backend), never a disk.
     public init(keepingHTTPSInMemoryOnly plain: any CacheStorage) {
         self.plain = plain
@@ -51,7 +51,7 @@ public struct HTTPSRoutedStorage: CacheStorage {
 
     /// The key of the backend of the key's scheme.
     /// - Parameter key: The primary key.
-    /// - Returns: That backend's ``CacheStorage/varyDigestKey(for:)``.
+    /// - Returns: That backend's `CacheStorage.varyDigestKey(for:)`.
     public func varyDigestKey(for key: CacheKey) -> VaryDigestKey {
         backend(forScheme: key.scheme).varyDigestKey(for: key)
     }
@@ -77,7 +77,7 @@ public struct HTTPSRoutedStorage: CacheStorage {
     /// Stores an entry in the backend of its scheme; a route to memory only caps its storage policy at
     /// `.allowedInMemoryOnly`.
     /// - Parameter entry: The entry.
-    /// - Throws: That backend's error (``CacheChainError/Code/keyUnavailable`` from the encrypted backend
+    /// - Throws: That backend's error (`CacheChainError.Code.keyUnavailable` from the encrypted backend
     ///   when no current key is provided).
     public func store(_ entry: CacheEntry) async throws {
         var entry = entry
@@ -130,7 +130,7 @@ public struct HTTPSRoutedStorage: CacheStorage {
     }
 
     /// Removes the entries stored at or after a date from both backends.
-    /// - Parameter date: The earliest ``CacheEntry/storedAt`` to remove.
+    /// - Parameter date: The earliest `CacheEntry.storedAt` to remove.
     public func removeEntries(storedSince date: Date) async throws {
         for backend in backends { try await backend.removeEntries(storedSince: date) }
     }

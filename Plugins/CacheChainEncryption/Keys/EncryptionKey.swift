@@ -31,7 +31,7 @@ public struct EncryptionKey: Sendable, CustomStringConvertible, CustomDebugStrin
     /// - Parameters:
     ///   - bytes: Exactly 32 bytes of secret, uniformly random key material.
     ///   - id: The identifier (1–64 ASCII letters, digits, `-`, `_` or `.`); by default derived from the key.
-    /// - Throws: ``CacheChainError/Code/invalidConfiguration`` for a wrong length or an invalid ID.
+    /// - Throws: `CacheChainError.Code.invalidConfiguration` for a wrong length or an invalid ID.
     public init(bytes: some Collection<UInt8>, id: String? = nil) throws(CacheChainError) {
         var copy = Array(bytes)
         defer { wipe(&copy) }
@@ -64,7 +64,7 @@ public struct EncryptionKey: Sendable, CustomStringConvertible, CustomDebugStrin
     /// Creates a key from fresh random bytes (OpenSSL's `RAND_bytes`).
     /// - Parameter id: The identifier; by default derived from the key.
     /// - Returns: The key.
-    /// - Throws: ``CacheChainError`` when the random generator fails or the ID is invalid.
+    /// - Throws: `CacheChainError` when the random generator fails or the ID is invalid.
     public static func random(id: String? = nil) throws(CacheChainError) -> EncryptionKey {
         let material = try SecureBytes(count: byteCount) { (buffer) throws(CacheChainError) in try SecureRandom.fill(buffer) }
         return try EncryptionKey(material: material, id: id)
@@ -75,7 +75,7 @@ public struct EncryptionKey: Sendable, CustomStringConvertible, CustomDebugStrin
     /// - Parameters:
     ///   - text: The encoded key.
     ///   - id: The identifier; by default derived from the key.
-    /// - Throws: ``CacheChainError/Code/invalidConfiguration`` when the text is not a 32-byte key.
+    /// - Throws: `CacheChainError.Code.invalidConfiguration` when the text is not a 32-byte key.
     public init(encoded text: some StringProtocol, id: String? = nil) throws(CacheChainError) {
         guard var bytes = KeyText.decode(text) else {
             throw CacheChainError(

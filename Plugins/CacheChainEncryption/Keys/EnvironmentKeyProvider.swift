@@ -25,7 +25,7 @@ public struct EnvironmentKeyProvider: KeyProvider {
     /// - Parameters:
     ///   - variable: The variable's name.
     ///   - environment: The environment to read; the process's by default.
-    /// - Throws: ``CacheChainError/Code/invalidConfiguration`` naming the variable when it is missing,
+    /// - Throws: `CacheChainError.Code.invalidConfiguration` naming the variable when it is missing,
     ///   empty or holds something other than keys (the value itself is never printed).
     public init(
         variable: String = EnvironmentKeyProvider.defaultVariable,

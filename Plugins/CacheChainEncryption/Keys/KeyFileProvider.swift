@@ -17,7 +17,7 @@ import Darwin
 ///   `createIfMissing` is `false`: then it is an error, so that a mistyped path never silently starts a
 ///   new key (and a cache nobody can read later).
 /// - An existing file that group or others can access (e.g. mode 0644) is refused with a
-///   ``CacheChainError/Code/invalidConfiguration`` error that names the file and the fix (`chmod 600`).
+///   `CacheChainError.Code.invalidConfiguration` error that names the file and the fix (`chmod 600`).
 /// - ``rotate()`` adds a new random current key; ``destroyKey(withID:)`` removes one (crypto-shredding).
 ///   Both rewrite the file atomically (write a temporary file with mode 0600, then rename).
 public final class KeyFileProvider: KeyProvider {
@@ -30,7 +30,7 @@ public final class KeyFileProvider: KeyProvider {
     ///   - path: The file's path.
     ///   - createIfMissing: Whether a missing file is created with a new random key (the default) or is an
     ///     error.
-    /// - Throws: ``CacheChainError/Code/invalidConfiguration`` when the file is accessible by group or
+    /// - Throws: `CacheChainError.Code.invalidConfiguration` when the file is accessible by group or
     ///   others, is not a regular file, cannot be read or created, holds no valid key, or is missing and
     ///   `createIfMissing` is `false`.
     public init(path: String, createIfMissing: Bool = true) throws(CacheChainError) {
@@ -66,7 +66,7 @@ public final class KeyFileProvider: KeyProvider {
 
     /// Adds a fresh random key as the current one and saves the file; older keys stay readable.
     /// - Returns: The new key.
-    /// - Throws: ``CacheChainError`` when the file cannot be written (the keys in memory are then unchanged).
+    /// - Throws: `CacheChainError` when the file cannot be written (the keys in memory are then unchanged).
     @discardableResult
     public func rotate() throws(CacheChainError) -> EncryptionKey {
         let key = try EncryptionKey.random()
@@ -84,7 +84,7 @@ public final class KeyFileProvider: KeyProvider {
     /// on encrypted or ephemeral storage when that matters.
     /// - Parameter id: The key's ID.
     /// - Returns: Whether a key had that ID.
-    /// - Throws: ``CacheChainError`` when the file cannot be written.
+    /// - Throws: `CacheChainError` when the file cannot be written.
     @discardableResult
     public func destroyKey(withID id: String) throws(CacheChainError) -> Bool {
         try ring.withLock { (ring) throws(CacheChainError) -> Bool in

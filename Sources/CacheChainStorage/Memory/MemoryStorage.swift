@@ -6,7 +6,7 @@ public import Foundation
 /// Lookup, touch (every successful read marks the variants it returns as recently used), insert and
 /// remove are O(1): a dictionary finds a variant's slot in an intrusive linked list, which keeps the LRU
 /// order without any reordering scan. Eviction removes least-recently-used variants until both limits
-/// hold and reports each with a ``CacheEvent/Kind/evicted`` event. An entry costlier than the whole
+/// hold and reports each with a `CacheEvent.Kind.evicted` event. An entry costlier than the whole
 /// capacity is not stored (and evicts nothing). `.notAllowed` entries are never kept; `.allowed` and
 /// `.allowedInMemoryOnly` both are.
 ///
@@ -32,22 +32,22 @@ public actor MemoryStorage: CacheStorage {
     public private(set) var capacity: Int
     /// The maximum number of stored variants.
     public let countLimit: Int
-    /// The largest entry (``CacheEntry/cost``) kept; larger ones are not stored. Like `URLCache`, which keeps
+    /// The largest entry (`CacheEntry.cost`) kept; larger ones are not stored. Like `URLCache`, which keeps
     /// out of memory any response above a fraction of the capacity, this stops one huge download from
     /// evicting everything else.
     public let maximumEntryCost: Int
     /// The most variants (`Vary` selections) kept for one key: storing another evicts the key's least
-    /// recently used variant (an ``CacheEvent/Kind/evicted`` event with the reason `variant-limit`).
+    /// recently used variant (an `CacheEvent.Kind.evicted` event with the reason `variant-limit`).
     public let maximumVariantsPerKey: Int
 
     /// Creates an empty memory backend.
     /// - Parameters:
-    ///   - capacity: The byte limit (sum of ``CacheEntry/cost``); 10 MiB by default.
+    ///   - capacity: The byte limit (sum of `CacheEntry.cost`); 10 MiB by default.
     ///   - countLimit: The maximum number of variants; unlimited by default.
     ///   - maximumEntryCost: The largest entry kept; by default the whole capacity.
     ///   - maximumVariantsPerKey: The most variants kept per key; 32 by default, at least 1.
-    ///   - events: Receives an ``CacheEvent/Kind/evicted`` event per evicted variant and a
-    ///     ``CacheEvent/Kind/storageError`` event when a file-backed body cannot be read.
+    ///   - events: Receives an `CacheEvent.Kind.evicted` event per evicted variant and a
+    ///     `CacheEvent.Kind.storageError` event when a file-backed body cannot be read.
     public init(
         capacity: Int = 10 * 1024 * 1024,
         countLimit: Int = .max,
@@ -87,7 +87,7 @@ public actor MemoryStorage: CacheStorage {
     /// evicts least-recently-used variants until the limits hold.
     ///
     /// A file-backed body is read into memory first (the memory tier never keeps files open); when that
-    /// read fails the entry is not stored and a ``CacheEvent/Kind/storageError`` event says why.
+    /// read fails the entry is not stored and a `CacheEvent.Kind.storageError` event says why.
     /// - Parameter entry: The entry.
     /// - Complexity: O(1) amortized, plus O(1) per evicted variant (plus reading a file-backed body); O(v)
     ///   for v variants of the key when it is at ``maximumVariantsPerKey``.
@@ -171,7 +171,7 @@ public actor MemoryStorage: CacheStorage {
     }
 
     /// Removes every variant stored at or after a date.
-    /// - Parameter date: The earliest ``CacheEntry/storedAt`` to remove.
+    /// - Parameter date: The earliest `CacheEntry.storedAt` to remove.
     /// - Complexity: O(n) for n stored variants.
     public func removeEntries(storedSince date: Date) {
         removeEntries(where: { $0.storedAt >= date })

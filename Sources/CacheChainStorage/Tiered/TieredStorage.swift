@@ -33,7 +33,7 @@ public struct TieredStorage: CacheStorage {
     /// Creates a tiered backend.
     /// - Parameters:
     ///   - memory: The front tier, typically a ``MemoryStorage``.
-    ///   - disk: The persistent tier, typically a ``DiskStorage``.
+    ///   - disk: The persistent tier, typically a `DiskStorage` (CacheChainDiskStorage).
     public init(memory: any CacheStorage, disk: any CacheStorage) {
         self.memory = memory
         self.disk = disk
@@ -90,7 +90,7 @@ public struct TieredStorage: CacheStorage {
 
     /// The disk tier's key: entries are made once for both tiers, and the disk keeps them across processes.
     /// - Parameter key: The primary key.
-    /// - Returns: The disk tier's ``CacheStorage/varyDigestKey(for:)``.
+    /// - Returns: The disk tier's `CacheStorage.varyDigestKey(for:)`.
     public func varyDigestKey(for key: CacheKey) -> VaryDigestKey {
         disk.varyDigestKey(for: key)
     }
@@ -154,7 +154,7 @@ public struct TieredStorage: CacheStorage {
     }
 
     /// Removes the entries stored at or after a date from both tiers.
-    /// - Parameter date: The earliest ``CacheEntry/storedAt`` to remove.
+    /// - Parameter date: The earliest `CacheEntry.storedAt` to remove.
     public func removeEntries(storedSince date: Date) async throws {
         try await memory.removeEntries(storedSince: date)
         try await disk.removeEntries(storedSince: date)

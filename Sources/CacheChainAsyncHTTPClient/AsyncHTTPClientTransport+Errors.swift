@@ -1,0 +1,36 @@
+import AsyncHTTPClient
+import CacheChainCore
+import HTTPTypes
+
+extension AsyncHTTPClientTransport {
+    /// Wraps an error once, at the module boundary: AsyncHTTPClient's timeouts become `timed-out`, cancellation
+    /// `cancelled`, everything else `transport-failed`; the original error stays as ``CacheChainError/underlying``.
+    /// A ``CacheChainError`` (a spool failure, a refused redirect) passes through with the request attached.
+    static func wrap(_ error: any Error, url: String, timeout: Duration, request: HTTPRequest, isShutDown: Bool) -> CacheChainError {
+        if var error = error as? CacheChainError {
+            error.request = error.request ?? request
+            return error
+        }
+        if error is CancellationError {
+            return CacheChainError(.cancelled, "the request to \(url) was cancelled", request: request, underlying: error)
+        }
+        guard let clientError = error as? HTTPClientError else {
+            return CacheChainError(.transportFailed, "AsyncHTTPClient failed for \(url): \(error)", request: request, underlying: error)
+        }
+        switch clientError {
+        case .deadlineExceeded, .readTimeout, .writeTimeout, .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout:
+            return CacheChainError(
+                .timedOut,
+                "\(url) timed out (\(clientError), timeout \(timeout)); raise the timeout or check the origin",
+                request: request,
+                underlying: error
+            )
+        case .cancelled:
+            return CacheChainError(.cancelled, "the request to \(url) was cancelled", request: request, underlying: error)
+        case .alreadyShutdown where isShutDown:
+            return CacheChainError(.cancelled, "the request to \(url) was not sent: the transport was shut down", request: request, underlying: error)
+        default:
+            return CacheChainError(.transportFailed, "AsyncHTTPClient failed for \(url): \(clientError)", request: request, underlying: error)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+public import CacheChainCore
+public import CacheChainInterceptors
+public import CacheChainPolicy
+import CacheChainStorage
+public import Logging
+
+extension HTTPCacheClient {
+    /// Everything a client needs besides its transport, with documented defaults.
+    public struct Configuration: Sendable {
+        /// The backend; by default a `MemoryStorage` of 10 MiB.
+        public var storage: any CacheStorage
+        /// The policy of requests that don't name one (`URLSessionConfiguration.requestCachePolicy`).
+        public var requestCachePolicy: RequestCachePolicy
+        /// RFC 9111 settings: private (default) or shared cache, heuristic freshness.
+        public var policy: CachePolicyConfiguration
+        /// How requests map to cache keys.
+        public var cacheKeyStrategy: CacheKeyStrategy
+        /// The wall clock; inject a manual one in tests.
+        public var clock: any CacheClock
+        /// Where the cache logs; CacheChain never bootstraps logging.
+        public var logger: Logger
+        /// Where cache events go (metrics, logging plugins).
+        public var events: CacheEventSink
+        /// The default network timeout (`nil`: the transport's).
+        public var timeout: Duration?
+        /// The `willCacheResponse` hook of the storage decision; `nil` keeps every proposal.
+        public var willCacheResponse: StorageDecisionInterceptor.WillCacheResponse?
+        /// The largest storable body as a fraction of the backend's capacity (Apple's "about 5%").
+        public var maximumEntryFraction: Double
+        /// Interceptors placed outside the cache in the default chain (stamping, logging…), outermost first.
+        public var outerInterceptors: [any HTTPInterceptor]
+        /// Whether `stale-while-revalidate` serves stale responses and refreshes them in the background;
+        /// when `false` such responses are validated before being served.
+        public var isStaleWhileRevalidateEnabled: Bool
+        /// Whether concurrent requests that one response can answer share one trip to the origin
+        /// (`RequestCoalescingInterceptor`, just outside the cache interceptors); `true` by default. Turn it
+        /// off when every request must reach the transport on its own (e.g. to count or log each one there).
+        public var isRequestCoalescingEnabled: Bool
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - storage: The backend; a 10 MiB `MemoryStorage` when `nil`.
+        ///   - requestCachePolicy: The default cache policy.
+        ///   - policy: RFC 9111 settings.
+        ///   - cacheKeyStrategy: Key mapping.
+        ///   - clock: The wall clock.
+        ///   - logger: The logger.
+        ///   - events: The event sink.
+        ///   - timeout: The default network timeout.
+        ///   - willCacheResponse: The storage-decision hook.
+        ///   - maximumEntryFraction: The size rule's fraction.
+        ///   - outerInterceptors: Interceptors outside the cache.
+        ///   - isStaleWhileRevalidateEnabled: Background revalidation on or off.
+        ///   - isRequestCoalescingEnabled: Request coalescing on (the default) or off.
+        public init(
+            storage: (any CacheStorage)? = nil,
+            requestCachePolicy: RequestCachePolicy = .useProtocolCachePolicy,
+            policy: CachePolicyConfiguration = CachePolicyConfiguration(),
+            cacheKeyStrategy: CacheKeyStrategy = .standard,
+            clock: any CacheClock = SystemClock(),
+            logger: Logger = Logger(label: "cachechain"),
+            events: CacheEventSink = .none,
+            timeout: Duration? = nil,
+            willCacheResponse: StorageDecisionInterceptor.WillCacheResponse? = nil,
+            maximumEntryFraction: Double = 0.05,
+            outerInterceptors: [any HTTPInterceptor] = [],
+            isStaleWhileRevalidateEnabled: Bool = true,
+            isRequestCoalescingEnabled: Bool = true
+        ) {
+            self.storage = storage ?? MemoryStorage(capacity: 10 * 1024 * 1024)
+            self.requestCachePolicy = requestCachePolicy
+            self.policy = policy
+            self.cacheKeyStrategy = cacheKeyStrategy
+            self.clock = clock
+            self.logger = logger
+            self.events = events
+            self.timeout = timeout
+            self.willCacheResponse = willCacheResponse
+            self.maximumEntryFraction = maximumEntryFraction
+            self.outerInterceptors = outerInterceptors
+            self.isStaleWhileRevalidateEnabled = isStaleWhileRevalidateEnabled
+            self.isRequestCoalescingEnabled = isRequestCoalescingEnabled
+        }
+    }
+}

@@ -1,0 +1,86 @@
+public import CacheChainCore
+import CacheChainPolicy
+public import Foundation
+public import HTTPTypes
+
+/// URLCache's management API, over whatever backend the client uses.
+extension HTTPCacheClient {
+    /// The stored response that matches a request (its `Vary` variant), whatever its freshness:
+    /// `URLCache.cachedResponse(for:)`.
+    /// - Parameter request: The request.
+    /// - Returns: The cached response, or `nil`.
+    /// - Throws: A storage error.
+    public func cachedResponse(for request: HTTPRequest) async throws -> CachedResponse? {
+        let key = configuration.cacheKeyStrategy.key(for: request)
+        let entries = try await configuration.storage.entries(for: key, matching: request)
+        let engine = CachePolicyEngine(
+            configuration: configuration.policy, varyDigestKey: configuration.storage.varyDigestKey(for: key)
+        )
+        return engine.selectVariant(for: request, among: entries.map(\.exchange)).map { entries[$0].cached }
+    }
+
+    /// Stores a response for a request, as `URLCache.storeCachedResponse(_:for:)` does: no HTTP rule is
+    /// applied, only the response's `CachedResponse.storagePolicy`.
+    /// - Parameters:
+    ///   - cachedResponse: The response to store.
+    ///   - request: The request it answers.
+    /// - Throws: A storage error.
+    public func storeCachedResponse(_ cachedResponse: CachedResponse, for request: HTTPRequest) async throws {
+        guard cachedResponse.storagePolicy != .notAllowed else { return }
+        let key = configuration.cacheKeyStrategy.key(for: request)
+        try await configuration.storage.store(
+            CacheEntry(
+                key: key, request: request, cached: cachedResponse, storedAt: configuration.clock.now(),
+                varyDigestKey: configuration.storage.varyDigestKey(for: key)
+            )
+        )
+    }
+
+    /// Removes every stored variant for a request's key: `URLCache.removeCachedResponse(for:)`.
+    /// - Parameter request: The request.
+    /// - Throws: A storage error.
+    public func removeCachedResponse(for request: HTTPRequest) async throws {
+        try await configuration.storage.remove(configuration.cacheKeyStrategy.key(for: request))
+    }
+
+    /// Removes every response stored at or after a date: `URLCache.removeCachedResponses(since:)`.
+    /// - Parameter date: The earliest storage date to remove.
+    /// - Throws: A storage error.
+    public func removeCachedResponses(since date: Date) async throws {
+        try await configuration.storage.removeEntries(storedSince: date)
+    }
+
+    /// Removes every stored response: `URLCache.removeAllCachedResponses()`.
+    /// - Throws: A storage error.
+    public func removeAllCachedResponses() async throws {
+        try await configuration.storage.removeAll()
+    }
+
+    /// Removes every response whose URL starts with a prefix (e.g. `https://api.example.com/users/42/`).
+    /// - Parameter urlPrefix: The prefix, compared with `CacheKey.url`.
+    /// - Throws: A storage error.
+    public func removeCachedResponses(urlPrefix: String) async throws {
+        try await configuration.storage.removeEntries(urlPrefix: urlPrefix)
+    }
+
+    /// Removes every response whose `userInfo` holds a given value for a key (e.g. all entries of one user at logout).
+    /// - Parameters:
+    ///   - key: The userInfo key.
+    ///   - value: The value to match.
+    /// - Throws: A storage error.
+    public func removeCachedResponses<Key: CacheUserInfoKey>(
+        taggedWith key: Key.Type,
+        equalTo value: Key.Value
+    ) async throws where Key.Value: Equatable {
+        try await configuration.storage.removeEntries(withUserInfoNamed: Key.name, where: { $0.cached.userInfo[key] == value })
+    }
+
+    /// Bytes held in memory: `URLCache.currentMemoryUsage`.
+    public var currentMemoryUsage: Int { get async { await configuration.storage.usage().memoryBytes } }
+    /// Memory capacity in bytes: `URLCache.memoryCapacity`.
+    public var memoryCapacity: Int { get async { await configuration.storage.usage().memoryCapacity } }
+    /// Bytes held on disk: `URLCache.currentDiskUsage` (0 without a disk tier).
+    public var currentDiskUsage: Int { get async { await configuration.storage.usage().diskBytes } }
+    /// Disk capacity in bytes: `URLCache.diskCapacity` (0 without a disk tier).
+    public var diskCapacity: Int { get async { await configuration.storage.usage().diskCapacity } }
+}

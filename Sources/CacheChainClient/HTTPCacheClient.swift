@@ -1,0 +1,160 @@
+public import CacheChainCore
+import CacheChainInterceptors
+public import CacheChainPolicy
+public import HTTPTypes
+
+/// An HTTP client with a cache in front of its transport: the counterpart of a `URLSession` with a
+/// `URLCache`.
+///
+/// ```swift
+/// let client = HTTPCacheClient(transport: CurlTransport())
+/// let first = try await client.data(for: HTTPRequest(url: "https://example.com/"))
+/// print(first.cacheStatus, first.trace)   // miss, [storable: …]
+/// let second = try await client.data(for: HTTPRequest(url: "https://example.com/"))
+/// print(second.cacheStatus)               // hit
+/// ```
+/// The default chain is
+/// `configuration.outerInterceptors → RequestCoalescing → CachePolicy → Revalidation → StorageDecision → transport`
+/// (without `RequestCoalescing` when ``Configuration/isRequestCoalescingEnabled`` is off);
+/// ``init(pipeline:configuration:)`` takes a pipeline you compose yourself.
+///
+/// The client owns a `RevalidationQueue` for `stale-while-revalidate`; ``withClient(transport:configuration:_:)``
+/// scopes a client and waits for its background work before returning.
+public struct HTTPCacheClient: Sendable {
+    /// The settings the client was created with.
+    public let configuration: Configuration
+    /// The chain every request goes through.
+    public let pipeline: Pipeline
+    /// Background revalidations started by `stale-while-revalidate` hits.
+    public let revalidationQueue: RevalidationQueue
+    /// Runs ``shutdown()``'s work once, for every copy of this client.
+    let shutdownGate = ShutdownOnce()
+
+    /// Creates a client with the default chain in front of a transport.
+    /// - Parameters:
+    ///   - transport: The one transport that does I/O (e.g. `CurlTransport`).
+    ///   - configuration: Storage, policies and hooks; in-memory storage by default.
+    public init(transport: any HTTPTransport, configuration: Configuration = Configuration()) {
+        self.init(
+            pipeline: Pipeline(interceptors: Self.defaultInterceptors(for: configuration), transport: transport),
+            configuration: configuration
+        )
+    }
+
+    /// Creates a client around a pipeline you composed.
+    /// - Parameters:
+    ///   - pipeline: The chain; include `CachePolicyInterceptor` etc. where you want them.
+    ///   - configuration: Storage, policies, clock and logger used to build each request's context.
+    public init(pipeline: Pipeline, configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        self.pipeline = pipeline
+        self.revalidationQueue = RevalidationQueue()
+    }
+
+    /// The built-in chain for a configuration: its outer interceptors, then request coalescing (unless
+    /// ``Configuration/isRequestCoalescingEnabled`` is off), cache policy, revalidation and storage decision
+    /// (with the configuration's `willCacheResponse` hook).
+    /// - Parameter configuration: The configuration.
+    /// - Returns: The interceptors, outermost first (a new `RequestCoalescingInterceptor` each call).
+    public static func defaultInterceptors(for configuration: Configuration) -> [any HTTPInterceptor] {
+        let coalescing: [any HTTPInterceptor] = configuration.isRequestCoalescingEnabled ? [RequestCoalescingInterceptor()] : []
+        return configuration.outerInterceptors + coalescing + [
+            CachePolicyInterceptor(),
+            RevalidationInterceptor(),
+            StorageDecisionInterceptor(
+                maximumEntryFraction: configuration.maximumEntryFraction,
+                willCacheResponse: configuration.willCacheResponse
+            ),
+        ]
+    }
+
+    /// Creates a client, runs `body` with it and waits for its background revalidations before returning.
+    /// - Parameters:
+    ///   - transport: The transport.
+    ///   - configuration: The configuration.
+    ///   - body: The work to do with the client.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    public static func withClient<Result: Sendable>(
+        transport: any HTTPTransport,
+        configuration: Configuration = Configuration(),
+        _ body: (HTTPCacheClient) async throws -> Result
+    ) async throws -> Result {
+        let client = HTTPCacheClient(transport: transport, configuration: configuration)
+        do {
+            let result = try await body(client)
+            await client.waitForBackgroundRevalidations()
+            return result
+        } catch {
+            await client.waitForBackgroundRevalidations()
+            throw error
+        }
+    }
+
+    /// Sends a request through the cache.
+    /// - Parameters:
+    ///   - request: The request; it needs a scheme and an authority.
+    ///   - body: An optional request body.
+    ///   - cachePolicy: This request's policy; the configuration's ``Configuration/requestCachePolicy`` when `nil`.
+    /// - Returns: The response with its `PipelineResponse.cacheStatus` and decision `PipelineResponse.trace`.
+    /// - Throws: `CacheChainError` (`invalid-request`, `not-in-cache`, `transport-failed`, …).
+    public func data(
+        for request: HTTPRequest,
+        body: HTTPBody? = nil,
+        cachePolicy: RequestCachePolicy? = nil
+    ) async throws -> PipelineResponse {
+        try await send(PipelineRequest(head: request, body: body), cachePolicy: cachePolicy)
+    }
+
+    /// Sends a pipeline request through the cache.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - cachePolicy: This request's policy; the configuration's default when `nil`.
+    ///   - isStoringAllowed: `false` to use the network without storing the response (Fetch's `no-store`).
+    ///   - timeout: This request's network timeout; the configuration's when `nil`.
+    ///   - values: Typed values for this request's `InterceptorContext.values`, read by the interceptors
+    ///     (e.g. `RedirectInterceptor.ModeKey` to return a redirect instead of following it).
+    /// - Returns: The response.
+    /// - Throws: `CacheChainError`.
+    public func send(
+        _ request: PipelineRequest,
+        cachePolicy: RequestCachePolicy? = nil,
+        isStoringAllowed: Bool = true,
+        timeout: Duration? = nil,
+        values: ContextValues = ContextValues()
+    ) async throws -> PipelineResponse {
+        guard let scheme = request.head.scheme, !scheme.isEmpty,
+            let authority = request.head.authority, !authority.isEmpty
+        else {
+            throw CacheChainError(
+                .invalidRequest,
+                "the request needs a scheme and an authority (an absolute http or https URL)",
+                request: request.head
+            )
+        }
+        var context = makeContext(cachePolicy: cachePolicy ?? configuration.requestCachePolicy)
+        context.isStoringAllowed = isStoringAllowed
+        context.values = values
+        if let timeout { context.timeout = timeout }
+        return try await pipeline.send(request, context: context)
+    }
+
+    /// Waits until every background revalidation started so far has finished.
+    public func waitForBackgroundRevalidations() async {
+        await revalidationQueue.drain()
+    }
+
+    func makeContext(cachePolicy: RequestCachePolicy) -> InterceptorContext {
+        InterceptorContext(
+            cachePolicy: cachePolicy,
+            policyEngine: CachePolicyEngine(configuration: configuration.policy),
+            storage: configuration.storage,
+            cacheKeyStrategy: configuration.cacheKeyStrategy,
+            clock: configuration.clock,
+            logger: configuration.logger,
+            events: configuration.events,
+            timeout: configuration.timeout,
+            revalidationQueue: configuration.isStaleWhileRevalidateEnabled ? revalidationQueue : nil
+        )
+    }
+}

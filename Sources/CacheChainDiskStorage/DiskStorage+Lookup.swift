@@ -1,0 +1,126 @@
+public import CacheChainCore
+import CacheChainPolicy
+public import HTTPTypes
+
+/// Lookups: every variant of a key, or only those that may answer a request; each read checked.
+extension DiskStorage {
+    /// Returns every stored variant for a key, most recently stored first, each checked.
+    /// - Parameter key: The primary key.
+    /// - Returns: The variants; small bodies in memory, bodies above ``Configuration/inMemoryBodyLimit`` as
+    ///   file regions.
+    /// - Throws: `CacheChainError` `integrity-check-failed` when every stored variant was damaged (they
+    ///   are removed), `storage-failed` when the index cannot be read.
+    /// - Complexity: O(log n) in the number of entries (one descent of the index's row-id B-tree), plus
+    ///   reading the bodies.
+    public func entries(for key: CacheKey) throws(CacheChainError) -> [CacheEntry] {
+        let keyString = key.stringValue
+        return try readChecked(key: key) { () throws(CacheChainError) in try index.lookup(key: keyString) }
+    }
+
+    /// Returns the variants of a key that may answer a request, each checked: the key's only variant, or
+    /// the variants whose variant key is the request's under one of the `Vary` name lists stored for the key
+    /// (and the variant without `Vary`). The other variants are not read. (Declared `async` so that a direct
+    /// call picks it over the protocol's default, which is `async`.)
+    /// - Parameters:
+    ///   - key: The primary key.
+    ///   - request: The request.
+    /// - Returns: The candidates, most recently stored first.
+    /// - Throws: As ``entries(for:)``.
+    /// - Complexity: O(log n) index work per distinct `Vary` name list of the key (almost always one),
+    ///   whatever the number of its variants, plus reading the candidates' bodies.
+    public func entries(for key: CacheKey, matching request: HTTPRequest) async throws(CacheChainError) -> [CacheEntry] {
+        let keyString = key.stringValue
+        let digestKey = directoryVaryDigestKey
+        return try readChecked(key: key) { () throws(CacheChainError) in
+            let first = try index.firstRows(key: keyString)
+            guard first.count > 1 else { return first }
+            var variants = [""]
+            for spec in try index.varySpecs(key: keyString) {
+                let names = spec.split(separator: ",").map(String.init)
+                let variant = VaryFields.variantKey(of: request, varyNames: names, key: digestKey)
+                if !variants.contains(variant) { variants.append(variant) }
+            }
+            var rows: [DiskIndex.Row] = []
+            for variant in variants {
+                if let row = try index.lookup(key: keyString, variant: variant) { rows.append(row) }
+            }
+            return rows
+        }
+    }
+
+    /// Reads and checks the rows `lookUp` finds; damaged ones are removed and reported. A file that vanished
+    /// (another process replaced the entry) makes the lookup run once more.
+    func readChecked(
+        key: CacheKey,
+        rows lookUp: () throws(CacheChainError) -> [DiskIndex.Row]
+    ) throws(CacheChainError) -> [CacheEntry] {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let rows = try indexCall(lookUp)
+            if !rows.isEmpty, recentUses.isDue { refreshRecentUses() }
+            var found: [CacheEntry] = []
+            var damaged: [(DiskIndex.Row, CacheChainError)] = []
+            var retry = false
+            for row in rows {
+                do throws(CacheChainError) {
+                    found.append(try read(row, key: key))
+                    if recentUses.shouldRecord(lastUsed: row.lastUsed) { index.pendingUses[row.id] = nextStamp() }
+                } catch {
+                    // A file that vanished may have been replaced by another process: look again once.
+                    if attempt == 1, error.code == .bodyUnreadable {
+                        retry = true
+                        break
+                    }
+                    damaged.append((row, error))
+                }
+            }
+            if retry { continue }
+            for (row, error) in damaged { discard(row, key: key, error: error) }
+            if found.isEmpty, let (_, error) = damaged.first {
+                throw CacheChainError(
+                    .integrityCheckFailed, "the stored entry was damaged and removed: \(error.message)",
+                    cacheKey: key, underlying: error
+                )
+            }
+            if index.pendingUses.count >= Self.pendingUseLimit { try? flushUses() }
+            if found.count > 1 { found.sort { $0.storedAt > $1.storedAt } }
+            return found
+        }
+    }
+
+    /// Reads and checks one row's entry (its file, or its inline body) against the row's checksum and length:
+    /// the one decoding path of lookups and ``checkIntegrity()``.
+    func decode(_ row: DiskIndex.Row, inMemoryLimit: Int) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
+        if let file = row.file {
+            let contents = try DiskEntryFile.read(
+                path: path(ofFile: file), metaLength: row.meta.count, bodyLength: row.bodyLength,
+                checksum: row.checksum, inMemoryLimit: inMemoryLimit
+            )
+            return try decodedMetadata.decode(rowID: row.id, meta: contents.meta, body: contents.body)
+        }
+        let body = row.body ?? []
+        guard EntryChecksum.of(row.meta, body) == row.checksum, body.count == row.bodyLength else {
+            throw CacheChainError(.integrityCheckFailed, "an index row's inline body does not match its checksum")
+        }
+        return try decodedMetadata.decode(rowID: row.id, meta: row.meta, body: HTTPBody(body))
+    }
+
+    func read(_ row: DiskIndex.Row, key: CacheKey) throws(CacheChainError) -> CacheEntry {
+        let decoded = try decode(row, inMemoryLimit: configuration.inMemoryBodyLimit)
+        guard decoded.entry.key == key, decoded.bodyLength == row.bodyLength else {
+            throw CacheChainError(.integrityCheckFailed, "a stored entry holds another key than its index row", cacheKey: key)
+        }
+        return decoded.entry
+    }
+
+    /// Removes a damaged row (only if unchanged since it was read) and its file, and reports it.
+    func discard(_ row: DiskIndex.Row, key: CacheKey, error: CacheChainError) {
+        let files = (try? indexCall { () throws(CacheChainError) in
+            try index.transaction { () throws(CacheChainError) in try index.deleteIfUnchanged(id: row.id, checksum: row.checksum, file: row.file) }
+        }) ?? []
+        for file in files { POSIXFile.remove(path(ofFile: file)) }
+        index.pendingUses[row.id] = nil
+        configuration.events.emit(CacheEvent(.storageError, key: key, reasons: [error.code.rawValue, error.message]))
+    }
+}

@@ -1,0 +1,121 @@
+public import CacheChainCore
+public import Foundation
+
+extension DiskStorage {
+    /// Removes every variant of a key.
+    /// - Parameter key: The primary key.
+    /// - Throws: `CacheChainError` when the index cannot be written.
+    /// - Complexity: O(log n).
+    public func remove(_ key: CacheKey) throws(CacheChainError) {
+        try deleteRows { () throws(CacheChainError) in try index.deleteKey(key.stringValue) }
+    }
+
+    /// Removes one variant of a key.
+    /// - Parameters:
+    ///   - key: The primary key.
+    ///   - variantKey: The variant.
+    /// - Throws: `CacheChainError` when the index cannot be written.
+    /// - Complexity: O(log n).
+    public func remove(_ key: CacheKey, variantKey: String) throws(CacheChainError) {
+        try deleteRows { () throws(CacheChainError) in try index.deleteVariant(key: key.stringValue, variant: variantKey) }
+    }
+
+    /// Removes every entry and its file.
+    /// - Throws: `CacheChainError` when the index cannot be written.
+    /// - Complexity: O(n).
+    public func removeAll() throws(CacheChainError) {
+        try deleteRows { () throws(CacheChainError) in try index.deleteAll() }
+    }
+
+    /// Removes every entry stored at or after a date.
+    /// - Parameter date: The earliest `CacheEntry.storedAt` to remove.
+    /// - Throws: `CacheChainError` when the index cannot be written.
+    /// - Complexity: O(n) inside SQLite; no entry is decoded.
+    public func removeEntries(storedSince date: Date) throws(CacheChainError) {
+        try deleteRows { () throws(CacheChainError) in try index.deleteStored(since: date.timeIntervalSinceReferenceDate) }
+    }
+
+    /// Removes every entry whose URL starts with a prefix.
+    /// - Parameter urlPrefix: The prefix, compared with `CacheKey.url`.
+    /// - Throws: `CacheChainError` when the index cannot be written.
+    /// - Complexity: O(n) inside SQLite; no entry is decoded.
+    public func removeEntries(urlPrefix: String) throws(CacheChainError) {
+        try deleteRows { () throws(CacheChainError) in try index.deleteURLs(prefix: urlPrefix) }
+    }
+
+    /// Removes the entries holding a userInfo value named `name` for which the predicate holds.
+    /// - Parameters:
+    ///   - name: The userInfo name.
+    ///   - shouldRemove: Decides per entry.
+    /// - Throws: `CacheChainError` when the index cannot be read or written.
+    /// - Complexity: O(t log n) for the t entries that hold the name (an indexed tag table).
+    public func removeEntries(
+        withUserInfoNamed name: String,
+        where shouldRemove: @Sendable (CacheEntry) -> Bool
+    ) throws(CacheChainError) {
+        try removeRows(tagged: name, where: shouldRemove)
+    }
+
+    /// Removes every entry for which the predicate holds; it sees each entry with its body (in memory, or a
+    /// file region for entries in files).
+    /// - Parameter shouldRemove: Decides per entry.
+    /// - Throws: `CacheChainError` when the index cannot be read or written.
+    /// - Complexity: O(n): every entry's metadata is decoded.
+    public func removeEntries(where shouldRemove: @Sendable (CacheEntry) -> Bool) throws(CacheChainError) {
+        try removeRows(tagged: nil, where: shouldRemove)
+    }
+
+    /// Every key with a stored variant.
+    /// - Returns: The keys.
+    /// - Throws: `CacheChainError` when the index cannot be read.
+    /// - Complexity: O(n).
+    public func keys() throws(CacheChainError) -> [CacheKey] {
+        let metas = try indexCall { () throws(CacheChainError) in try index.oneMetaPerKey() }
+        return metas.compactMap { try? DiskEntryCodec.decodeMeta($0, body: .empty).entry.key }
+    }
+
+    /// Exact disk usage (the sum of entry sizes, kept by the index in every transaction), the capacity and
+    /// the number of stored variants, as committed by any process sharing the directory; memory figures
+    /// are zero.
+    /// - Returns: The usage; zero figures when the index cannot be read.
+    /// - Complexity: O(1).
+    public func usage() -> StorageUsage {
+        let totals = (try? indexCall { () throws(CacheChainError) in try index.totals() }) ?? (bytes: 0, count: 0)
+        return StorageUsage(diskBytes: totals.bytes, diskCapacity: capacity, entryCount: totals.count)
+    }
+
+    private func removeRows(tagged tag: String?, where shouldRemove: @Sendable (CacheEntry) -> Bool) throws(CacheChainError) {
+        var doomed: [(id: Int64, checksum: UInt64, file: String?)] = []
+        try indexCall { () throws(CacheChainError) in
+            try index.rows(tagged: tag) { row in
+                let body: HTTPBody
+                if let file = row.file {
+                    let region = try? BodyFile(path: path(ofFile: file), offset: DiskEntryFile.headerSize + row.meta.count)
+                    body = region.map { HTTPBody(file: $0) } ?? .empty
+                } else {
+                    body = HTTPBody(row.body ?? [])
+                }
+                let entry = try? DiskEntryCodec.decodeMeta(row.meta, body: body).entry
+                if let entry, shouldRemove(entry) { doomed.append((row.id, row.checksum, row.file)) }
+            }
+        }
+        guard !doomed.isEmpty else { return }
+        try deleteRows { () throws(CacheChainError) in
+            var files: [String] = []
+            for row in doomed { files += try index.deleteIfUnchanged(id: row.id, checksum: row.checksum, file: row.file) }
+            return files
+        }
+    }
+
+    /// Runs deletions in one transaction, then deletes the files they released.
+    private func deleteRows(_ body: () throws(CacheChainError) -> [String]) throws(CacheChainError) {
+        let files = try indexCall { () throws(CacheChainError) in
+            try index.transaction { () throws(CacheChainError) in
+                for (id, time) in index.pendingUses { try index.touch(id: id, at: time) }
+                return try body()
+            }
+        }
+        index.pendingUses.removeAll()
+        for file in files { POSIXFile.remove(path(ofFile: file)) }
+    }
+}

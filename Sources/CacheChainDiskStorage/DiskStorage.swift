@@ -1,0 +1,241 @@
+public import CacheChainCore
+import CacheChainPolicy
+import Foundation
+
+/// A persistent backend on a directory: crash-consistent, checked on every read, safe to share between
+/// processes, LRU-evicted by its own index, and bounded in memory for large bodies.
+///
+/// ```swift
+/// let disk = try DiskStorage(directory: "/var/cache/myapp/http", capacity: 512 << 20)
+/// let client = HTTPCacheClient(transport: CurlTransport(), configuration: .init(storage: disk))
+/// ```
+///
+/// **Layout.** `<directory>/cachechain-format` holds the format version (`4`); everything else is under
+/// `<directory>/v4/`: `index.sqlite` (SQLite, WAL) with one row per variant, `tmp/` for files being
+/// written, and `00/`…`ff/` for entry files. Only the owner can read any of it: directories are 0700 and
+/// files 0600, created so and checked (and repaired) when the cache is opened. Bodies up to ``Configuration/inlineBodyLimit`` live in the
+/// index row; larger ones in an entry file named by the SHA-256 of key and variant plus a unique write id.
+/// A directory of format 1, 2 or 3 (an older build's) is emptied and upgraded; a newer or unknown format is refused
+/// with `invalid-configuration` (never wiped).
+///
+/// **Writes.** A large body is streamed to a temporary file (bounded memory), synced when
+/// ``Durability/durable``, renamed into place, then the index row is replaced and the capacity enforced
+/// in one `BEGIN IMMEDIATE` transaction. A process killed at any instant leaves the old entry or the new
+/// one, never a mix; leftovers (temporary files, files of replaced entries) are swept lazily, one shard
+/// directory every 64 stores, or at once by ``sweepOrphans()``.
+///
+/// **Reads.** Every read checks the XXH3-64 checksum of metadata + body and that the stored key is the
+/// requested one. A damaged, truncated, foreign or missing entry is removed, reported as a
+/// `CacheEvent.Kind.storageError` event, and is a miss (the call throws `integrity-check-failed` when no
+/// variant of the key survived); other entries are never affected.
+///
+/// **LRU.** Reads record their use in memory and write it to the index in batches (every 256 recorded
+/// uses, on the next store, on ``flush()``, or when the storage is released), keeping a hit free of write
+/// transactions. A hit of a row whose last use already ranks among the most recent 1/16 of the rows (at
+/// most 4,096) records nothing: the order is exact except among those. Eviction removes the least
+/// recently used rows in the store's transaction, so ``usage()`` is exact at every commit.
+///
+/// **Concurrency.** An actor: calls are serialized per instance and run on the cooperative pool; each
+/// does short, bounded file and SQLite work (a 1 GiB store or checked hit takes as long as reading it).
+/// Other processes and other instances coordinate through SQLite's locks (`busy_timeout` 10 s).
+public actor DiskStorage: CacheStorage {
+    /// The configuration the storage was opened with.
+    public nonisolated let configuration: Configuration
+    /// The byte limit now: ``Configuration/capacity`` until ``setCapacity(_:)`` changes it.
+    var capacity: Int
+    /// The directory's key for secret `Vary` fields (``varyDigestKey(for:)``).
+    nonisolated let directoryVaryDigestKey: VaryDigestKey
+    let root: String
+    var index: DiskIndex
+    /// Decodings of recently read metadata, reused while the bytes are the same.
+    var decodedMetadata = DecodedMetadataMemo()
+    /// Which hits record their use.
+    var recentUses = RecentUseWindow()
+    private var lastStamp: Int64 = 0
+    private var storesSinceSweep = 0
+    var sweepShard = Int.random(in: 0..<256)
+
+    static let formatFileName = "cachechain-format"
+    /// The directory format this build reads and writes, recorded in `<directory>/cachechain-format`.
+    /// A directory of an older format is emptied and upgraded when opened (format 1 used XXH64 checksums;
+    /// 2, XXH3 checksums and a separate key-hash index; 3 addresses a key's rows by their row ids, see
+    /// `DiskIndex`, and kept every request field; 4 keeps only the fields `Vary` names, secret ones as keyed
+    /// digests, so the entries of 3, which may hold `Authorization` or `Cookie` in clear, are dropped); a
+    /// newer or unknown one is refused.
+    public static let formatVersion = 4
+    /// Older formats this build upgrades by deleting their folder.
+    static let olderFormats = [1, 2, 3]
+    static let pendingUseLimit = 256
+
+    /// Opens (creating when needed) a disk cache.
+    /// - Parameter configuration: The directory, capacity and options.
+    /// - Throws: `CacheChainError` `storage-failed` when the directory cannot be created or is not writable,
+    ///   `invalid-configuration` when it holds another format version.
+    public init(configuration: Configuration) throws(CacheChainError) {
+        self.configuration = configuration
+        self.capacity = configuration.capacity
+        var directory = configuration.directory
+        if directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
+        try POSIXFile.makeDirectories(directory)
+        try OwnerOnlyAccess.restrict(directory)
+        try Self.checkFormat(directory)
+        root = directory + "/v\(Self.formatVersion)"
+        try POSIXFile.makeDirectories(root + "/tmp")
+        try Self.restrictToOwner(directory: directory, root: root)
+        directoryVaryDigestKey = try Self.loadVaryDigestKey(root)
+        index = try Self.openIndex(root, durable: configuration.durability == .durable)
+        Self.sweepTemporaryFiles(root, grace: configuration.orphanGracePeriod)
+    }
+
+    /// Opens (creating when needed) a disk cache.
+    /// - Parameters:
+    ///   - directory: The cache directory.
+    ///   - capacity: The byte limit; 256 MiB by default.
+    ///   - durability: `fast` by default.
+    ///   - events: Receives eviction and storage-error events.
+    /// - Throws: See ``init(configuration:)``.
+    public init(
+        directory: String,
+        capacity: Int = 256 * 1024 * 1024,
+        durability: Durability = .fast,
+        events: CacheEventSink = .none
+    ) throws(CacheChainError) {
+        try self.init(
+            configuration: Configuration(directory: directory, capacity: capacity, durability: durability, events: events)
+        )
+    }
+
+    // MARK: - Store
+
+    /// Stores an entry, replacing the variant with the same key and variant key, then evicts least recently
+    /// used entries until the capacity holds. `.allowedInMemoryOnly` and `.notAllowed` entries are not
+    /// stored; neither is an entry larger than the whole capacity.
+    /// - Parameter entry: The entry; a file-backed body is streamed, never loaded whole.
+    /// - Throws: `CacheChainError` `storage-failed` (full disk, read-only or missing directory…) or
+    ///   `body-unreadable`; the previously stored variant is then still intact.
+    /// - Complexity: O(log n) index work plus O(1) per evicted entry, plus writing the body.
+    public func store(_ entry: CacheEntry) throws(CacheChainError) {
+        guard entry.cached.storagePolicy == .allowed else { return }
+        let meta = DiskEntryCodec.encodeMeta(entry)
+        let bodyLength = entry.cached.body.count
+        let isInline = bodyLength <= configuration.inlineBodyLimit
+        let size = meta.count + bodyLength + (isInline ? 0 : DiskEntryFile.headerSize)
+        guard size <= capacity else { return }
+        var row = DiskIndex.NewRow(
+            key: entry.key.stringValue, variant: entry.variantKey, url: entry.key.url,
+            storedAt: entry.storedAt.timeIntervalSinceReferenceDate, lastUsed: nextStamp(), size: size,
+            bodyLength: bodyLength, checksum: 0, meta: meta, body: nil, file: nil, tags: entry.cached.userInfo.names,
+            vary: VaryFields.names(in: entry.cached.response).joined(separator: ",")
+        )
+        if isInline {
+            let body = try entry.cached.body.collect()
+            row.checksum = EntryChecksum.of(meta, body)
+            row.body = body
+        } else {
+            let name = SHA256.hexDigest(Array("\(row.key)\n\(row.variant)".utf8)) + "." + POSIXFile.randomHex()
+            row.checksum = try writeFile(named: name, meta: meta, body: entry.cached.body)
+            row.file = name
+        }
+        let newFile = row.file
+        let outcome: (files: [String], evicted: [Eviction])
+        do throws(CacheChainError) {
+            outcome = try indexCall { () throws(CacheChainError) in
+                try index.transaction { () throws(CacheChainError) in try commit(row) }
+            }
+        } catch {
+            if let newFile { POSIXFile.remove(path(ofFile: newFile)) }
+            throw error
+        }
+        index.pendingUses.removeAll()
+        recentUses.noteStore()
+        finishEviction(outcome)
+        storesSinceSweep += 1
+        if storesSinceSweep >= 64 {
+            storesSinceSweep = 0
+            sweepNextShard()
+        }
+    }
+
+    /// Inside the store transaction: records pending uses, replaces the variant, evicts.
+    private func commit(_ row: DiskIndex.NewRow) throws(CacheChainError) -> (files: [String], evicted: [Eviction]) {
+        for (id, time) in index.pendingUses { try index.touch(id: id, at: time) }
+        var files = try index.deleteVariant(key: row.key, variant: row.variant)
+        let limited = try evictVariants(ofKey: row.key)
+        let id = try index.insert(row)
+        let eviction = try evictToFit(excluding: id)
+        files += limited.files + eviction.files
+        return (files, limited.evicted + eviction.evicted)
+    }
+
+    private func writeFile(named name: String, meta: [UInt8], body: HTTPBody) throws(CacheChainError) -> UInt64 {
+        let temporary = "\(root)/tmp/\(POSIXFile.randomHex()).tmp"
+        let durable = configuration.durability == .durable
+        let checksum = try DiskEntryFile.create(meta: meta, body: body, at: temporary, sync: durable)
+        let shard = root + "/" + name.prefix(2)
+        do throws(CacheChainError) {
+            if !POSIXFile.isDirectory(shard) { try POSIXFile.makeDirectories(shard) }
+            try POSIXFile.move(temporary, path(ofFile: name))
+            if durable { try POSIXFile.syncDirectory(shard) }
+        } catch {
+            POSIXFile.remove(temporary)
+            throw error
+        }
+        return checksum
+    }
+
+    // MARK: - Helpers
+
+    func path(ofFile name: String) -> String {
+        "\(root)/\(name.prefix(2))/\(name)"
+    }
+
+    /// A strictly increasing microsecond stamp for LRU order.
+    func nextStamp() -> Int64 {
+        lastStamp = max(lastStamp + 1, POSIXFile.nowMicroseconds())
+        return lastStamp
+    }
+
+    /// Writes the recorded uses of recent hits to the index (done automatically every 256 recorded uses
+    /// and on every store); call it before a process exits to keep the LRU order across runs.
+    /// - Throws: `CacheChainError` when the index cannot be written.
+    /// - Complexity: O(u log n) for u recorded uses.
+    public func flush() throws(CacheChainError) {
+        try flushUses()
+    }
+
+    /// Reads the boundary of the recent-use window again; on an index error every use is recorded.
+    func refreshRecentUses() {
+        let window = (try? index.totals().count).map(RecentUseWindow.window(forEntryCount:)) ?? 0
+        let threshold = window > 0 ? (try? index.lastUse(atRecencyRank: window - 1)) ?? nil : nil
+        recentUses.refreshed(threshold: threshold)
+    }
+
+    func flushUses() throws(CacheChainError) {
+        guard !index.pendingUses.isEmpty else { return }
+        let uses = index.pendingUses
+        index.pendingUses.removeAll()
+        recentUses.invalidate()
+        try indexCall { () throws(CacheChainError) in
+            try index.transaction { () throws(CacheChainError) in
+                for (id, time) in uses { try index.touch(id: id, at: time) }
+            }
+        }
+    }
+
+    /// Runs an index operation; a damaged index database is replaced by an empty one (its entries become
+    /// misses, their files orphans for the sweep) and the error is rethrown.
+    func indexCall<Result>(_ body: () throws(CacheChainError) -> Result) throws(CacheChainError) -> Result {
+        do throws(CacheChainError) {
+            return try body()
+        } catch {
+            if let failure = error.underlying as? SQLiteFailure, failure.isCorruption {
+                index.pendingUses.removeAll()
+                recentUses.invalidate()
+                if let fresh = try? Self.resetIndex(root, durable: configuration.durability == .durable) { index = fresh }
+                let reasons = [error.code.rawValue, "index rebuilt: \(error.message)"]
+                configuration.events.emit(CacheEvent(.storageError, reasons: reasons))
+            }
+            throw error
+        }
+    }
+}
