@@ -6,10 +6,11 @@ import HTTPTypes
 /// status line starts a new block. The empty line after a block ends it: lines after it that are not a
 /// new status line are trailer fields (a chunked body's, RFC 9112 §7.1.2), which libcurl reports through the
 /// same callback. They are counted and dropped, never merged into the header section: a trailer must not
-/// change how the response is cached (RFC 9110 §6.5.1). Obsolete line folding is joined to the previous value; lines that are
-/// not `name: value` with a valid field name are counted and skipped, never fatal. Field values keep their
-/// bytes as received (RFC 9110 §5.5 `obs-text` included): a value that is not UTF-8 (e.g. Latin-1) reaches
-/// the application and the cache unchanged, readable with `HTTPField.withUnsafeBytesOfValue`.
+/// change how the response is cached (RFC 9110 §6.5.1). Obsolete line folding is joined to the previous
+/// value; lines that are not `name: value` with a valid field name are counted and skipped, never fatal.
+/// Field values keep their bytes as received (RFC 9110 §5.5 `obs-text` included): a value that is not UTF-8
+/// (e.g. Latin-1) reaches the application and the cache unchanged, readable with
+/// `HTTPField.withUnsafeBytesOfValue`.
 struct CurlResponseHead {
     private(set) var status = 0
     private(set) var fields: [(name: String, value: [UInt8])] = []

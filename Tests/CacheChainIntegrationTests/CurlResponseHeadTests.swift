@@ -25,6 +25,23 @@ struct CurlResponseHeadTests {
         #expect(utf8.withUnsafeBytesOfValue { Array($0) } == Array("caf".utf8) + [0xC3, 0xA9])
     }
 
+    @Test("trailer fields after the header section are dropped, never merged into it (RFC 9110 §6.5.1)")
+    func trailersDropped() {
+        var head = CurlResponseHead()
+        for line in [
+            "HTTP/1.1 100 Continue\r\n", "\r\n",  // an interim block ends with its empty line too
+            "HTTP/1.1 200 OK\r\n", "Cache-Control: max-age=0\r\n", "Transfer-Encoding: chunked\r\n", "\r\n",
+            "Cache-Control: max-age=99999\r\n", "X-Checksum: abc\r\n", "\r\n",
+        ] {
+            Array(line.utf8).withUnsafeBytes { head.consume(line: $0) }
+        }
+        let response = head.response(status: 0)
+        #expect(response.status.code == 200)
+        #expect(response.headerFields[values: .cacheControl] == ["max-age=0"])
+        #expect(response.headerFields[HTTPField.Name("X-Checksum")!] == nil)
+        #expect(head.trailerLines == 2)
+    }
+
     @Test("folded lines join the previous value; the last block wins; malformed lines are skipped")
     func foldingAndBlocks() {
         let response = head([
