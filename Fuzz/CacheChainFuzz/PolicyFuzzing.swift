@@ -52,6 +52,9 @@ enum PolicyFuzzing {
         }
         let request = HTTPRequest(method: .get, scheme: "https", authority: "example.com", path: "/", headerFields: requestFields)
         let now = Date(timeIntervalSince1970: 1_800_000_000)
+        // The transport's last step: framing checked (`Content-Length`, `Transfer-Encoding`), the head rewritten.
+        _ = MessageFraming.defect(of: response)
+        _ = MessageFraming.headDescribing(response, bodyLength: selector * 3, requestMethod: selector & 0x40 == 0 ? .get : .head)
         let engine = CachePolicyEngine(configuration: .init(mode: mode))
         let isStorable = engine.storability(request: request, response: response).isStorable
         let stored = StoredExchange(request: request, response: engine.headForStorage(response), requestTime: now, responseTime: now)
