@@ -19,7 +19,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     /// HTTP-date in its three forms (RFC 9110 §5.6.7).
     case httpDate = "http-date"
     /// A response head as libcurl reports it (status line, header lines, folding), then everything the
-    /// policy reads from it: `Age`, `Date`, `Vary`, `Content-Length`, `Cache-Control`, validators.
+    /// policy reads from it: `Age`, `Date`, `Vary`, `Content-Length` (``MessageFraming``), `Cache-Control`, validators.
     case responseHead = "response-head"
     /// `cachechain batch` input lines, through the session's state machine.
     case batchLine = "batch-line"
