@@ -83,13 +83,13 @@ enum POSIXFile {
 
     /// The names in a directory (without `.` and `..`); empty when it cannot be read.
     static func list(_ path: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
+        // A record is only as long as its name: read it in place, never the whole 256-byte `d_name` array,
+        // which may run past the end of the buffer readdir filled (a crash seen on a large /tmp).
+        guard let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name), let directory = opendir(path) else { return [] }
         defer { closedir(directory) }
         var names: [String] = []
         while let item = readdir(directory) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+            let name = String(cString: (UnsafeRawPointer(item) + nameOffset).assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { names.append(name) }
         }
         return names
