@@ -5,6 +5,15 @@ import Darwin
 #endif
 import CacheChainCore
 
+/// The `errno` of a failed system call, kept as the `underlying` error of a ``CacheChainError``.
+struct SystemCallFailure: Error, CustomStringConvertible {
+    /// The `errno` value.
+    var code: Int32
+    /// Whether it means the file system has no space left for this user (`ENOSPC`, `EDQUOT`).
+    var isNoSpace: Bool { code == ENOSPC || code == EDQUOT }
+    var description: String { "\(String(cString: strerror(code))) (errno \(code))" }
+}
+
 /// Thin, typed wrappers over the POSIX calls the disk backend makes.
 enum POSIXFile {
     /// The text of the current `errno`.
@@ -24,7 +33,7 @@ enum POSIXFile {
         case ENOTDIR, EISDIR: hint = "; a file or directory in the cache was replaced by something else"
         default: break
         }
-        return CacheChainError(.storageFailed, "\(doing) failed: \(errorText)\(hint)")
+        return CacheChainError(.storageFailed, "\(doing) failed: \(errorText)\(hint)", underlying: SystemCallFailure(code: code))
     }
 
     /// Creates a directory and its missing parents, each readable by its owner only (mode 0700).
