@@ -47,9 +47,10 @@ public struct EncryptedStorage: CacheStorage {
     ///   - events: Receives a `CacheEvent.Kind.storageError` event (reasons `encrypted-entry-rejected` and
     ///     the error code) for every entry that fails to open and is deleted.
     ///   - spoolDirectory: Where envelopes and decrypted bodies larger than `inMemoryBodyLimit` are written,
-    ///     segment by segment, so memory stays bounded (unique files, mode 0600, deleted when the body is
-    ///     released). A decrypted body there is plaintext: keep this directory off the protected disk (a tmpfs)
-    ///     when that matters — `CurlTransport` spools downloads the same way. The temporary directory by default.
+    ///     segment by segment, so memory stays bounded: files without a name (``BodyFileWriter``), freed
+    ///     when the body is released or the process dies, so no decrypted body is left behind after a crash.
+    ///     A decrypted body still occupies disk blocks while in use: keep this directory on a tmpfs when that
+    ///     matters — `CurlTransport` spools downloads the same way. The temporary directory by default.
     ///   - inMemoryBodyLimit: The largest envelope or decrypted body kept in memory; 4 MiB by default.
     public init(
         wrapping storage: any CacheStorage,
@@ -72,6 +73,7 @@ public struct EncryptedStorage: CacheStorage {
         spool: SpoolPolicy = SpoolPolicy(directory: NSTemporaryDirectory(), inMemoryLimit: 4 << 20)
     ) {
         precondition(EnvelopeHeader.segmentSizes.contains(segmentSize), "segment size out of range")
+        BodyFileWriter.sweepLeftovers(in: spool.directory)
         wrapped = storage
         keyProvider = keys
         self.events = events

@@ -61,7 +61,8 @@ extension RedisStorage {
         ///   - maximumEntrySize: Largest body stored; 256 MiB.
         ///   - inlineBodyLimit: Largest body stored inline; 256 KiB.
         ///   - staleRetention: Extra retention for revalidatable entries; 1 day.
-        ///   - spoolDirectory: Spool for large bodies read back; `cachechain-spool` in the temporary directory.
+        ///   - spoolDirectory: Spool for large bodies read back (unnamed files, see `BodyFileWriter`); the
+        ///     temporary directory.
         public init(
             endpoint: Endpoint = .tcp(host: "127.0.0.1", port: 6379),
             database: Int = 0,
@@ -74,7 +75,7 @@ extension RedisStorage {
             maximumEntrySize: Int = 256 << 20,
             inlineBodyLimit: Int = 256 << 10,
             staleRetention: Duration = .seconds(86_400),
-            spoolDirectory: String = NSTemporaryDirectory() + "cachechain-spool"
+            spoolDirectory: String = NSTemporaryDirectory()
         ) {
             self.endpoint = endpoint
             self.database = database

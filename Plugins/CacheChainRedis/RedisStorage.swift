@@ -50,6 +50,7 @@ public final class RedisStorage: CacheStorage {
         self.configuration = configuration
         self.events = events
         derivedVaryDigestKey = Self.deriveVaryDigestKey(configuration)
+        BodyFileWriter.sweepLeftovers(in: configuration.spoolDirectory)
         pool = RedisConnectionPool(configuration: configuration, events: events)
     }
 

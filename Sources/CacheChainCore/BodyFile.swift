@@ -12,8 +12,9 @@ import Darwin
 /// backend may evict or overwrite the entry while a caller is still reading its body). Reads use `pread`,
 /// which does not move a shared file offset, so one `BodyFile` can be read from several tasks at once.
 ///
-/// A file the cache created only for one response (a transport's spool file) is created with
-/// `removesFileOnRelease: true` and deleted when the last reference is released.
+/// A file the cache created only for one response (a transport's spool file, made by ``BodyFileWriter``)
+/// has no name at all: the value holds its only descriptor, and releasing the last reference frees it. A
+/// named file opened with `removesFileOnRelease: true` is deleted when the last reference is released.
 ///
 /// ```swift
 /// let file = try BodyFile(path: "/var/cache/app/body.bin")
@@ -62,6 +63,27 @@ public final class BodyFile: Sendable, CustomStringConvertible {
         self.offset = offset
         self.length = length
         self.removesFileOnRelease = removesFileOnRelease
+        self.descriptor = descriptor
+    }
+
+    /// Takes over an open descriptor of a file that has no name (a ``BodyFileWriter``'s): the body reads it
+    /// through that descriptor and closes it when released, which frees the file.
+    /// - Parameters:
+    ///   - descriptor: The open descriptor; owned by the new value from now on (closed even when this throws).
+    ///   - length: The number of body bytes, from the start of the file.
+    ///   - path: What ``path`` says (the file has no name of its own).
+    /// - Throws: ``CacheChainError`` with code ``CacheChainError/Code/bodyUnreadable`` when the descriptor is
+    ///   not a regular file at least `length` bytes long.
+    package init(adopting descriptor: Int32, length: Int, path: String) throws(CacheChainError) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) >= length else {
+            close(descriptor)
+            throw CacheChainError(.bodyUnreadable, "the spooled body file in \(path) is not the \(length) bytes written")
+        }
+        self.path = path
+        self.offset = 0
+        self.length = length
+        self.removesFileOnRelease = false
         self.descriptor = descriptor
     }
 

@@ -7,9 +7,14 @@ import Darwin
 /// Writes a body to a new temporary file, piece by piece, and turns it into a file-backed ``HTTPBody``.
 ///
 /// Transports use it to spool large responses (bounded memory whatever the body size); anything that
-/// produces a large body incrementally can too. The file gets a unique name in the chosen directory and
-/// is deleted when the resulting body is released, or at once by ``discard()`` or when the writer is
-/// released unfinished.
+/// produces a large body incrementally can too.
+///
+/// The file never has a name another process could open or a crash could leave behind: it is created
+/// unnamed (`O_TMPFILE`) where the file system allows it, otherwise (mode 0600) and unlinked at once, and the
+/// body keeps the open descriptor, never reopening the file by path. Its space is freed when the last copy
+/// of the body is released, when ``discard()`` is called, when the writer is released unfinished — or when
+/// the process dies, however it dies. The directory is created (0700) when missing, and refused when
+/// another user owns it or can write to it without the sticky bit.
 ///
 /// ```swift
 /// let writer = try BodyFileWriter(directory: NSTemporaryDirectory())
@@ -19,25 +24,32 @@ import Darwin
 ///
 /// Not thread-safe (not `Sendable`): one writer belongs to one producer.
 public final class BodyFileWriter {
-    /// The temporary file's path.
+    /// Where the file is: its directory followed by `(unnamed)` — it has no name of its own.
     public let path: String
     /// The number of bytes written so far.
     public private(set) var count = 0
     private var descriptor: Int32
 
-    /// Creates a unique temporary file (mode 0600) in a directory.
-    /// - Parameter directory: Where to create it; created if missing.
+    /// Creates an unnamed temporary file (mode 0600) in a directory.
+    /// - Parameter directory: Where to create it; created (0700) if missing.
     /// - Throws: ``CacheChainError`` with code ``CacheChainError/Code/storageFailed`` when the file cannot be
-    ///   created (missing or read-only directory, no space).
+    ///   created (missing or read-only directory, no space) or the directory belongs to another user.
     public init(directory: String) throws(CacheChainError) {
-        let directory = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        if mkdir(directory, 0o700) != 0, errno != EEXIST {
-            throw CacheChainError(.storageFailed, "cannot create spool directory \(directory): \(SystemErrorText.current)")
-        }
-        var template = Array("\(directory)/cachechain-body-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return -1 }
-            return mkstemp(base)
+        let directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        try SpoolDirectory.prepare(directory)
+        var descriptor = open(directory, Self.unnamedFileFlags, 0o600)
+        if descriptor < 0 {
+            // No O_TMPFILE on this file system (EOPNOTSUPP, EISDIR, EINVAL): a named file, unlinked at once.
+            var template = Array("\(directory)/\(SpoolDirectory.namePrefix)XXXXXX".utf8CString)
+            descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+                guard let base = buffer.baseAddress else { return -1 }
+                let created = mkstemp(base)
+                if created >= 0 {
+                    unlink(base)
+                    _ = fcntl(created, F_SETFD, FD_CLOEXEC)
+                }
+                return created
+            }
         }
         guard descriptor >= 0 else {
             throw CacheChainError(
@@ -46,16 +58,23 @@ public final class BodyFileWriter {
             )
         }
         self.descriptor = descriptor
-        self.path = template.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { String(cString: $0) } ?? directory
-        }
+        self.path = "\(directory)/(unnamed)"
     }
 
+    /// `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`; Glibc's macro does not import into Swift) for a read-write file.
+    private static let unnamedFileFlags: Int32 = 0o20000000 | O_DIRECTORY | O_RDWR | O_CLOEXEC
+
     deinit {
-        if descriptor >= 0 {
-            close(descriptor)
-            unlink(path)
-        }
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Deletes the named spool files a killed process left in `directory` (`cachechain-spool-*`: they exist
+    /// only where the file system has no unnamed files, and only between two system calls) and those of
+    /// earlier releases (`cachechain-body-XXXXXX`, also in the earlier default `cachechain-spool` folder):
+    /// this user's, older than a minute. Transports and backends that spool call it when they start.
+    /// - Parameter directory: The spool directory.
+    package static func sweepLeftovers(in directory: String) {
+        SpoolDirectory.sweepLeftovers(in: directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory)
     }
 
     /// Appends bytes.
@@ -94,28 +113,23 @@ public final class BodyFileWriter {
         try result.get()
     }
 
-    /// Closes the file and returns a body that reads it and deletes it when released.
+    /// Hands the file over to a body that reads it through the same open descriptor; the file's space is
+    /// freed when the body's last copy is released.
     /// - Returns: The file-backed body.
-    /// - Throws: ``CacheChainError`` when the writer was already finished or the file cannot be reopened.
+    /// - Throws: ``CacheChainError`` when the writer was already finished or discarded.
     public func finish() throws(CacheChainError) -> HTTPBody {
         guard descriptor >= 0 else {
             throw CacheChainError(.storageFailed, "body file \(path) was already finished or discarded")
         }
-        close(descriptor)
+        let handedOver = descriptor
         descriptor = -1
-        do throws(CacheChainError) {
-            return HTTPBody(file: try BodyFile(path: path, length: count, removesFileOnRelease: true))
-        } catch {
-            unlink(path)
-            throw error
-        }
+        return HTTPBody(file: try BodyFile(adopting: handedOver, length: count, path: path))
     }
 
-    /// Closes and deletes the file.
+    /// Closes the file, which frees its space.
     public func discard() {
         guard descriptor >= 0 else { return }
         close(descriptor)
-        unlink(path)
         descriptor = -1
     }
 }

@@ -45,7 +45,11 @@ extension CurlTransport {
         /// ``spoolDirectory`` as it arrives and returned file-backed (see `HTTPBody.file`), so memory stays
         /// bounded whatever the body's size.
         public var inMemoryBodyLimit: Int
-        /// Where large bodies are spooled; each file is deleted when its body is released.
+        /// Where large bodies are spooled, as files without a name (`O_TMPFILE`; where the file system has
+        /// none, named 0600 and unlinked at once), read through their open descriptor and freed when the body is
+        /// released or the process dies: nothing is left behind after a crash. The temporary directory by
+        /// default; a missing directory is created 0700, and one that belongs to another user (or that other
+        /// users can write to without the sticky bit) is refused, so such a transfer fails with a clear error.
         public var spoolDirectory: String
         /// The most connections kept open per host (libcurl's `CURLMOPT_MAX_HOST_CONNECTIONS`; 0 = no limit).
         public var maximumConnectionsPerHost: Int
@@ -67,7 +71,7 @@ extension CurlTransport {
         ///   - automaticDecompression: Decode compressed responses; on.
         ///   - maximumBodySize: Largest body in bytes; 8 GiB.
         ///   - inMemoryBodyLimit: Largest body kept in memory; 4 MiB.
-        ///   - spoolDirectory: Where larger bodies are spooled; `cachechain-spool` in the temporary directory.
+        ///   - spoolDirectory: Where larger bodies are spooled (unnamed files); the temporary directory.
         ///   - maximumConnectionsPerHost: Connection limit per host; 0 (none).
         ///   - userAgent: Default `User-Agent`.
         ///   - recordsHTTPVersion: Put the negotiated HTTP version in each response's `userInfo`; off.
@@ -81,7 +85,7 @@ extension CurlTransport {
             automaticDecompression: Bool = true,
             maximumBodySize: Int = 8 << 30,
             inMemoryBodyLimit: Int = 4 << 20,
-            spoolDirectory: String = NSTemporaryDirectory() + "cachechain-spool",
+            spoolDirectory: String = NSTemporaryDirectory(),
             maximumConnectionsPerHost: Int = 0,
             userAgent: String = "CacheChain (libcurl)",
             recordsHTTPVersion: Bool = false

@@ -35,6 +35,7 @@ public final class CurlTransport: HTTPTransport {
     /// - Parameter configuration: Timeouts, TLS trust, HTTP version and limits.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        BodyFileWriter.sweepLeftovers(in: configuration.spoolDirectory)
         do {
             self.loop = .success(try CurlMultiLoop(maximumConnectionsPerHost: configuration.maximumConnectionsPerHost))
         } catch {

@@ -77,13 +77,22 @@ package final class DiskIndex {
     private let touchStatement: SQLiteStatement
     private let fileReferencedStatement: SQLiteStatement
 
-    init(path: String, durable: Bool) throws(CacheChainError) {
-        database = try SQLiteDatabase(path: path)
+    /// Opens the index; `readOnly` opens an existing one of the current schema without writing anything.
+    init(path: String, durable: Bool, readOnly: Bool = false) throws(CacheChainError) {
+        database = try readOnly ? Self.openForReading(path) : SQLiteDatabase(path: path)
         try database.execute("PRAGMA busy_timeout = 10000")
-        try database.enableWriteAheadLog()
-        try database.execute("PRAGMA synchronous = \(durable ? "FULL" : "OFF")")
+        if !readOnly {
+            try database.enableWriteAheadLog()
+            try database.execute("PRAGMA synchronous = \(durable ? "FULL" : "OFF")")
+        }
         try database.execute(Self.readSettings)
         let version = try Self.userVersion(database)
+        if readOnly, version != Self.schemaVersion {
+            throw CacheChainError(
+                .storageFailed,
+                "the disk cache index \(path) has schema \(version), this build reads \(Self.schemaVersion): open the cache read-write once to rebuild it"
+            )
+        }
         if version > 0, version < Self.schemaVersion {
             // An index of an older schema (its rows lack the variant columns): a cache, so it starts over.
             throw CacheChainError(
@@ -131,7 +140,7 @@ package final class DiskIndex {
         )
         totalsStatement = try database.prepare("SELECT bytes, count FROM totals WHERE id = 0")
         victimsStatement = try database.prepare(
-            "SELECT id, size, meta FROM entries WHERE id != ?1 ORDER BY last_used LIMIT 64"
+            "SELECT id, size, meta, file FROM entries WHERE id != ?1 ORDER BY last_used LIMIT 64"
         )
         deleteByIDStatement = try database.prepare("DELETE FROM entries WHERE id = ?1 RETURNING file")
         touchStatement = try database.prepare("UPDATE entries SET last_used = max(last_used, ?2) WHERE id = ?1")
@@ -186,6 +195,24 @@ package final class DiskIndex {
         PRAGMA user_version = 2;
         """
 
+    /// Opens an existing index for reading. A WAL database needs its shared-memory file, which a read-only
+    /// file system (or directory) may not let SQLite create: then it is opened `immutable`.
+    private static func openForReading(_ path: String) throws(CacheChainError) -> SQLiteDatabase {
+        guard POSIXFile.modificationTime(path) != nil else {
+            throw CacheChainError(.storageFailed, "the disk cache index \(path) does not exist or cannot be read")
+        }
+        let database = try SQLiteDatabase(path: path, readOnly: true)
+        do throws(CacheChainError) {
+            _ = try userVersion(database)
+            return database
+        } catch {
+            guard let immutable = try? SQLiteDatabase(path: path, readOnly: true, immutable: true), (try? userVersion(immutable)) != nil else {
+                throw error
+            }
+            return immutable
+        }
+    }
+
     private static func userVersion(_ database: SQLiteDatabase) throws(CacheChainError) -> Int64 {
         let statement = try database.prepare("PRAGMA user_version")
         defer { statement.finish() }
@@ -210,6 +237,10 @@ package final class DiskIndex {
     func begin() throws(CacheChainError) { try database.execute("BEGIN IMMEDIATE") }
     func commit() throws(CacheChainError) { try database.execute("COMMIT") }
     func rollback() { try? database.execute("ROLLBACK") }
+
+    /// Copies the write-ahead log into the database and truncates it (`wal_checkpoint(TRUNCATE)`), giving its
+    /// space back to the file system; best effort (readers of other processes may hold it).
+    func checkpoint() { try? database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
 
     /// Runs `body` in one write transaction, rolled back when it throws.
     func transaction<Result>(_ body: () throws(CacheChainError) -> Result) throws(CacheChainError) -> Result {
@@ -356,12 +387,13 @@ package final class DiskIndex {
     }
 
     /// The least recently used rows, oldest first, never `excluded`.
-    func victims(excluding excluded: Int64) throws(CacheChainError) -> [(id: Int64, size: Int, meta: [UInt8])] {
+    /// The 64 least recently used rows but `excluded`: id, size, metadata and entry file.
+    func victims(excluding excluded: Int64) throws(CacheChainError) -> [(id: Int64, size: Int, meta: [UInt8], file: String?)] {
         try victimsStatement.reset(.integer(excluded))
         defer { victimsStatement.finish() }
-        var rows: [(id: Int64, size: Int, meta: [UInt8])] = []
+        var rows: [(id: Int64, size: Int, meta: [UInt8], file: String?)] = []
         while try victimsStatement.step() {
-            rows.append((victimsStatement.integer(0), Int(victimsStatement.integer(1)), victimsStatement.blob(2)))
+            rows.append((victimsStatement.integer(0), Int(victimsStatement.integer(1)), victimsStatement.blob(2), victimsStatement.text(3)))
         }
         return rows
     }

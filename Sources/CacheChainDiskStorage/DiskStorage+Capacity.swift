@@ -11,6 +11,7 @@ extension DiskStorage {
     /// - Complexity: O(e log n) for e evicted entries.
     public func setCapacity(_ newCapacity: Int) throws(CacheChainError) {
         capacity = max(0, newCapacity)
+        guard configuration.accessMode == .readWrite else { return }  // nothing to evict from a cache this instance never writes
         try flushUses()  // evict by the up-to-date use order
         let outcome = try indexCall { () throws(CacheChainError) in
             try index.transaction { () throws(CacheChainError) in try evictToFit(excluding: -1) }

@@ -18,6 +18,18 @@ extension DiskStorage {
         case durable
     }
 
+    /// Whether a ``DiskStorage`` may change its directory.
+    public enum AccessMode: String, Sendable, Hashable, CaseIterable {
+        /// Reads and writes; a missing directory is created. The default.
+        case readWrite
+        /// Only reads: nothing is created, repaired, recorded or deleted, so it works on a read-only file
+        /// system, on a full disk and in a directory this process may not write. The cache must exist (else
+        /// `storage-failed`). A hit's use is not recorded (the LRU order stays as it was), a damaged entry is a
+        /// miss reported as a `storageError` event but left in place, and every call that would write
+        /// (``DiskStorage/store(_:)``, the removals, ``DiskStorage/setCapacity(_:)``) throws `storage-failed`.
+        case readOnly
+    }
+
     /// Everything a ``DiskStorage`` needs, with documented defaults.
     public struct Configuration: Sendable {
         /// The cache directory; created (with its parents) when missing.
@@ -42,6 +54,8 @@ extension DiskStorage {
         /// reason `variant-limit`), so a response that varies on a field each client sets differently cannot
         /// fill the cache with one URL or make its lookups slow.
         public var maximumVariantsPerKey: Int
+        /// `readWrite` (default) or `readOnly` (``AccessMode``): what `cachechain stats`, `ls` and `explain` use.
+        public var accessMode: AccessMode
         /// Receives `CacheEvent.Kind.evicted` events and a `CacheEvent.Kind.storageError` event per
         /// damaged entry that was removed.
         public var events: CacheEventSink
@@ -55,6 +69,7 @@ extension DiskStorage {
         ///   - inMemoryBodyLimit: The largest body returned in memory; 4 MiB by default.
         ///   - orphanGracePeriod: The age before an unreferenced file is swept; 10 minutes by default.
         ///   - maximumVariantsPerKey: The most variants kept per key; 32 by default, at least 1, at most 4,096.
+        ///   - accessMode: `readWrite` by default; `readOnly` opens an existing cache without writing anything.
         ///   - events: The event sink.
         public init(
             directory: String,
@@ -64,6 +79,7 @@ extension DiskStorage {
             inMemoryBodyLimit: Int = 4 * 1024 * 1024,
             orphanGracePeriod: Duration = .seconds(600),
             maximumVariantsPerKey: Int = 32,
+            accessMode: AccessMode = .readWrite,
             events: CacheEventSink = .none
         ) {
             self.directory = directory
@@ -73,6 +89,7 @@ extension DiskStorage {
             self.inMemoryBodyLimit = max(0, inMemoryBodyLimit)
             self.orphanGracePeriod = orphanGracePeriod
             self.maximumVariantsPerKey = min(max(1, maximumVariantsPerKey), 1 << DiskIndex.slotBits)
+            self.accessMode = accessMode
             self.events = events
         }
     }

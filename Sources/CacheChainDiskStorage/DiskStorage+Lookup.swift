@@ -65,7 +65,7 @@ extension DiskStorage {
             for row in rows {
                 do throws(CacheChainError) {
                     found.append(try read(row, key: key))
-                    if recentUses.shouldRecord(lastUsed: row.lastUsed) { index.pendingUses[row.id] = nextStamp() }
+                    if isWritable, recentUses.shouldRecord(lastUsed: row.lastUsed) { index.pendingUses[row.id] = nextStamp() }
                 } catch {
                     // A file that vanished may have been replaced by another process: look again once.
                     if attempt == 1, error.code == .bodyUnreadable {
@@ -114,8 +114,13 @@ extension DiskStorage {
         return decoded.entry
     }
 
-    /// Removes a damaged row (only if unchanged since it was read) and its file, and reports it.
+    /// Removes a damaged row (only if unchanged since it was read) and its file, and reports it (read-only:
+    /// only reports it).
     func discard(_ row: DiskIndex.Row, key: CacheKey, error: CacheChainError) {
+        guard isWritable else {
+            configuration.events.emit(CacheEvent(.storageError, key: key, reasons: [error.code.rawValue, error.message, "left in place: read-only"]))
+            return
+        }
         let files = (try? indexCall { () throws(CacheChainError) in
             try index.transaction { () throws(CacheChainError) in try index.deleteIfUnchanged(id: row.id, checksum: row.checksum, file: row.file) }
         }) ?? []

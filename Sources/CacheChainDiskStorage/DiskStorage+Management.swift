@@ -20,11 +20,20 @@ extension DiskStorage {
         try deleteRows { () throws(CacheChainError) in try index.deleteVariant(key: key.stringValue, variant: variantKey) }
     }
 
-    /// Removes every entry and its file.
-    /// - Throws: `CacheChainError` when the index cannot be written.
+    /// Removes every entry and its file. It works on a full disk: when the index cannot be written for lack of
+    /// space, the entry files are deleted first and SQLite's log is checkpointed, then the rows are deleted.
+    /// - Throws: `CacheChainError` when the index cannot be written (read-only instance or file system).
     /// - Complexity: O(n).
     public func removeAll() throws(CacheChainError) {
-        try deleteRows { () throws(CacheChainError) in try index.deleteAll() }
+        do throws(CacheChainError) {
+            try deleteRows { () throws(CacheChainError) in try index.deleteAll() }
+        } catch where Self.isDiskFull(error) {
+            // SQLite needs room in its log to delete rows: free the entry files first, fold the log into the
+            // database, then delete the rows.
+            removeAllEntryFiles()
+            index.checkpoint()
+            try deleteRows { () throws(CacheChainError) in try index.deleteAll() }
+        }
     }
 
     /// Removes every entry stored at or after a date.
@@ -109,6 +118,7 @@ extension DiskStorage {
 
     /// Runs deletions in one transaction, then deletes the files they released.
     private func deleteRows(_ body: () throws(CacheChainError) -> [String]) throws(CacheChainError) {
+        try requireWritable("remove entries")
         let files = try indexCall { () throws(CacheChainError) in
             try index.transaction { () throws(CacheChainError) in
                 for (id, time) in index.pendingUses { try index.touch(id: id, at: time) }

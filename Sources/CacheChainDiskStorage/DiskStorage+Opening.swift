@@ -122,6 +122,7 @@ extension DiskStorage {
     /// removed entries whose deletion was interrupted. Stores do this lazily, one shard at a time.
     /// - Complexity: O(f log n) for f files in the directory.
     public func sweepOrphans() {
+        guard isWritable else { return }
         Self.sweepTemporaryFiles(root, grace: configuration.orphanGracePeriod)
         for shard in 0..<256 { sweep(shard: shard) }
     }

@@ -67,15 +67,24 @@ public actor DiskStorage: CacheStorage {
     static let olderFormats = [1, 2, 3]
     static let pendingUseLimit = 256
 
-    /// Opens (creating when needed) a disk cache.
+    /// Opens (creating when needed) a disk cache; with ``AccessMode/readOnly``, opens an existing one without
+    /// writing anything.
     /// - Parameter configuration: The directory, capacity and options.
-    /// - Throws: `CacheChainError` `storage-failed` when the directory cannot be created or is not writable,
-    ///   `invalid-configuration` when it holds another format version.
+    /// - Throws: `CacheChainError` `storage-failed` when the directory cannot be created or is not writable
+    ///   (read-only: when it holds no cache or its index cannot be read), `invalid-configuration` when it holds
+    ///   another format version.
     public init(configuration: Configuration) throws(CacheChainError) {
         self.configuration = configuration
         self.capacity = configuration.capacity
         var directory = configuration.directory
         if directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
+        if configuration.accessMode == .readOnly {
+            try Self.checkFormatForReading(directory)
+            root = directory + "/v\(Self.formatVersion)"
+            directoryVaryDigestKey = Self.readVaryDigestKey(root)
+            index = try DiskIndex(path: root + "/index.sqlite", durable: false, readOnly: true)
+            return
+        }
         try POSIXFile.makeDirectories(directory)
         try OwnerOnlyAccess.restrict(directory)
         try Self.checkFormat(directory)
@@ -111,11 +120,31 @@ public actor DiskStorage: CacheStorage {
     /// used entries until the capacity holds. `.allowedInMemoryOnly` and `.notAllowed` entries are not
     /// stored; neither is an entry larger than the whole capacity.
     /// - Parameter entry: The entry; a file-backed body is streamed, never loaded whole.
-    /// - Throws: `CacheChainError` `storage-failed` (full disk, read-only or missing directory…) or
-    ///   `body-unreadable`; the previously stored variant is then still intact.
+    ///
+    /// When the disk is full (`ENOSPC`, `EDQUOT`, `SQLITE_FULL`), least recently used entries are evicted
+    /// (`CacheEvent.Kind.evicted` events with the reason `disk-full`) and the store tried again, up to 8 times.
+    /// - Throws: `CacheChainError` `storage-failed` (a disk still full with nothing left to evict, a read-only
+    ///   instance or file system, a missing directory…) or `body-unreadable`; the previously stored variant is
+    ///   then still intact.
     /// - Complexity: O(log n) index work plus O(1) per evicted entry, plus writing the body.
     public func store(_ entry: CacheEntry) throws(CacheChainError) {
         guard entry.cached.storagePolicy == .allowed else { return }
+        try requireWritable("store \(entry.key)")
+        var attempts = 0
+        while true {
+            do throws(CacheChainError) {
+                return try storeOnce(entry)
+            } catch {
+                // A full disk: evict least recently used entries (reason `disk-full`) and try again.
+                attempts += 1
+                guard attempts <= Self.diskFullRetries, Self.isDiskFull(error),
+                    evictAfterDiskFull(needed: entry.cached.body.count + (64 << 10))
+                else { throw error }
+            }
+        }
+    }
+
+    private func storeOnce(_ entry: CacheEntry) throws(CacheChainError) {
         let meta = DiskEntryCodec.encodeMeta(entry)
         let bodyLength = entry.cached.body.count
         let isInline = bodyLength <= configuration.inlineBodyLimit
@@ -200,6 +229,7 @@ public actor DiskStorage: CacheStorage {
     /// - Throws: `CacheChainError` when the index cannot be written.
     /// - Complexity: O(u log n) for u recorded uses.
     public func flush() throws(CacheChainError) {
+        guard configuration.accessMode == .readWrite else { return }
         try flushUses()
     }
 

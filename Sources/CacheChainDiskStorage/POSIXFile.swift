@@ -5,6 +5,15 @@ import Darwin
 #endif
 import CacheChainCore
 
+/// The `errno` of a failed system call, kept as the `underlying` error of a ``CacheChainError``.
+struct SystemCallFailure: Error, CustomStringConvertible {
+    /// The `errno` value.
+    var code: Int32
+    /// Whether it means the file system has no space left for this user (`ENOSPC`, `EDQUOT`).
+    var isNoSpace: Bool { code == ENOSPC || code == EDQUOT }
+    var description: String { "\(String(cString: strerror(code))) (errno \(code))" }
+}
+
 /// Thin, typed wrappers over the POSIX calls the disk backend makes.
 enum POSIXFile {
     /// The text of the current `errno`.
@@ -24,7 +33,7 @@ enum POSIXFile {
         case ENOTDIR, EISDIR: hint = "; a file or directory in the cache was replaced by something else"
         default: break
         }
-        return CacheChainError(.storageFailed, "\(doing) failed: \(errorText)\(hint)")
+        return CacheChainError(.storageFailed, "\(doing) failed: \(errorText)\(hint)", underlying: SystemCallFailure(code: code))
     }
 
     /// Creates a directory and its missing parents, each readable by its owner only (mode 0700).
@@ -83,13 +92,13 @@ enum POSIXFile {
 
     /// The names in a directory (without `.` and `..`); empty when it cannot be read.
     static func list(_ path: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
+        // A record is only as long as its name: read it in place, never the whole 256-byte `d_name` array,
+        // which may run past the end of the buffer readdir filled (a crash seen on a large /tmp).
+        guard let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name), let directory = opendir(path) else { return [] }
         defer { closedir(directory) }
         var names: [String] = []
         while let item = readdir(directory) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+            let name = String(cString: (UnsafeRawPointer(item) + nameOffset).assumingMemoryBound(to: CChar.self))
             if name != "." && name != ".." { names.append(name) }
         }
         return names

@@ -15,6 +15,9 @@ struct SQLiteFailure: Error, CustomStringConvertible {
     /// damaged `sqlite_master` page can still parse, naming tables or columns that do not exist).
     var isSchemaMismatch: Bool { code == SQLITE_ERROR }
 
+    /// Whether the file system had no room for the database or its log.
+    var isDiskFull: Bool { code == SQLITE_FULL }
+
     var description: String { "SQLite error \(code): \(message)" }
 }
 
@@ -23,11 +26,25 @@ final class SQLiteDatabase {
     let path: String
     private let handle: OpaquePointer
 
-    /// Opens (creating if needed) a database file.
-    init(path: String) throws(CacheChainError) {
+    /// Opens (creating if needed) a database file; or opens it for reading only.
+    /// - Parameters:
+    ///   - path: The database file.
+    ///   - readOnly: Open without writing (nor creating) anything.
+    ///   - immutable: With `readOnly`, also tell SQLite the file cannot change (`immutable=1`: no locks, no
+    ///     WAL index), which is what lets it read a WAL database on a read-only file system.
+    init(path: String, readOnly: Bool = false, immutable: Bool = false) throws(CacheChainError) {
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let result = sqlite3_open_v2(path, &handle, flags, nil)
+        var flags = readOnly ? SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        var name = path
+        if readOnly, immutable {
+            flags |= SQLITE_OPEN_URI
+            let encoded = path.utf8.map { byte -> String in
+                let scalar = Character(Unicode.Scalar(byte))
+                return byte < 0x80 && (scalar.isLetter || scalar.isNumber || "/._-~".contains(scalar)) ? String(scalar) : "%" + String(byte, radix: 16)
+            }
+            name = "file:" + encoded.joined() + "?immutable=1"
+        }
+        let result = sqlite3_open_v2(name, &handle, flags, nil)
         guard result == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let handle { sqlite3_close_v2(handle) }

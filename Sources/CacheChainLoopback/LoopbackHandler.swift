@@ -152,7 +152,8 @@ final class LoopbackHandler: ChannelInboundHandler {
             context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: bytes)))), promise: nil)
             finish(keepAlive: keepAlive, context: context)
         case .generated(let count) where sendsBody && count > 0:
-            writeGenerated(from: 0, count: count, keepAlive: keepAlive, context: context)
+            let pause = route.bodyPauseGate.map { (offset: route.bodyPauseOffset, gate: $0) }
+            writeGenerated(from: 0, count: count, keepAlive: keepAlive, pause: pause, context: context)
         case .stalled(_, let sentBeforeStall) where sendsBody:
             var buffer = context.channel.allocator.buffer(capacity: sentBeforeStall)
             LoopbackRoute.Body.writePattern(from: 0, count: sentBeforeStall, into: &buffer)
@@ -179,8 +180,15 @@ final class LoopbackHandler: ChannelInboundHandler {
     }
 
     /// Writes a generated body one 64 KiB chunk at a time; the next chunk is written only once the
-    /// previous one reached the socket, so memory stays bounded whatever the body's size.
-    private func writeGenerated(from offset: Int, count: Int, keepAlive: Bool, context: ChannelHandlerContext) {
+    /// previous one reached the socket, so memory stays bounded whatever the body's size. With a `pause`, the
+    /// chunk after `offset` bytes waits until its gate opens.
+    private func writeGenerated(
+        from offset: Int,
+        count: Int,
+        keepAlive: Bool,
+        pause: (offset: Int, gate: LoopbackGate)? = nil,
+        context: ChannelHandlerContext
+    ) {
         guard isActive else { return }
         let chunkSize = min(Self.chunkSize, count - offset)
         var buffer = context.channel.allocator.buffer(capacity: chunkSize)
@@ -191,14 +199,18 @@ final class LoopbackHandler: ChannelInboundHandler {
         context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(buffer)))).whenComplete { result in
             guard case .success = result else { return }
             // Hop through the event loop so writes that complete synchronously do not nest the stack.
-            eventLoop.execute {
-                let (handler, context) = loopBound.value
-                if next < count {
-                    handler.writeGenerated(from: next, count: count, keepAlive: keepAlive, context: context)
-                } else {
-                    handler.finish(keepAlive: keepAlive, context: context)
+            let proceed: @Sendable () -> Void = {
+                eventLoop.execute {
+                    let (handler, context) = loopBound.value
+                    if next < count {
+                        let later = pause.flatMap { next >= $0.offset ? nil : $0 }
+                        handler.writeGenerated(from: next, count: count, keepAlive: keepAlive, pause: later, context: context)
+                    } else {
+                        handler.finish(keepAlive: keepAlive, context: context)
+                    }
                 }
             }
+            if let pause, next >= pause.offset { pause.gate.whenOpen(proceed) } else { proceed() }
         }
     }
 

@@ -94,6 +94,11 @@ public struct LoopbackRoute: Sendable {
     /// (plain or over TLS); an HTTP/2 request for such a route is answered `500`. The other properties but
     /// ``gate`` and ``delay`` are ignored.
     public var rawResponse: [UInt8]?
+    /// Stops a ``Body/generated(count:)`` body once at least this many bytes went out, until
+    /// ``bodyPauseGate`` opens: a download that is reliably under way, for as long as a test needs.
+    public var bodyPauseOffset: Int = 0
+    /// The gate a generated body waits for after ``bodyPauseOffset`` bytes; `nil` never pauses.
+    public var bodyPauseGate: LoopbackGate?
 
     /// Creates a route.
     /// - Parameters:

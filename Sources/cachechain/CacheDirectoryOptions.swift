@@ -78,13 +78,22 @@ struct CacheDirectoryOptions: ParsableArguments {
     ///   - createKey: Whether a missing key file is created with a new key (`get --create-key`).
     ///   - recordsKey: Whether the tier records the current key's ID (commands that store); `false` for
     ///     commands that only read.
+    ///   - accessMode: `readOnly` for the commands that only read (`stats`, `ls`, `explain`, and `get` when the
+    ///     cache cannot be written): nothing in the directory is created or changed.
     /// - Throws: `CacheChainError` when the directory or the key file cannot be used, or the key file does not
     ///   hold the tier's key.
-    func makeConfiguration(createKey: Bool = false, recordsKey: Bool = true) throws -> HTTPCacheClient.Configuration {
+    func makeConfiguration(
+        createKey: Bool = false,
+        recordsKey: Bool = true,
+        accessMode: DiskStorage.AccessMode = .readWrite
+    ) throws -> HTTPCacheClient.Configuration {
         let keys = try keyFile.map { try encryptedTier.openKeys(keyFile: $0, createKey: createKey, records: recordsKey) }
-        var configuration = HTTPCacheClient.Configuration(storage: try DiskStorage(directory: directory, capacity: diskCapacity))
+        func open(_ directory: String) throws -> DiskStorage {
+            try DiskStorage(configuration: .init(directory: directory, capacity: diskCapacity, accessMode: accessMode))
+        }
+        var configuration = HTTPCacheClient.Configuration(storage: try open(directory))
         if encryptHTTPS, let keys {
-            let sealed = try DiskStorage(directory: encryptedTier.directory, capacity: diskCapacity)
+            let sealed = try open(encryptedTier.directory)
             configuration.encryptHTTPS(with: EncryptedStorage(wrapping: sealed, keys: keys))
         }
         return configuration

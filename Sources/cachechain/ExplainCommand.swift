@@ -39,7 +39,7 @@ struct ExplainCommand: AsyncParsableCommand {
         let listed: [ListedEntry]
         do {
             let key = CacheKey(try HTTPRequest(url: url))
-            let storage = try cache.makeConfiguration(recordsKey: false).storage
+            let storage = try cache.makeConfiguration(recordsKey: false, accessMode: .readOnly).storage
             let engine = CachePolicyEngine()
             let now = Date()
             listed = try await storage.entries(for: key).map {

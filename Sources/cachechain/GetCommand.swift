@@ -101,8 +101,24 @@ struct GetCommand: AsyncParsableCommand {
     /// The client configuration of the chosen backend.
     func makeConfiguration() throws -> HTTPCacheClient.Configuration {
         switch backend {
-        case .disk: try cache.makeConfiguration(createKey: createKey)
+        case .disk: try writableOrFallbackConfiguration()
         case .redis, .tieredRedis: .init(storage: try redis.makeStorage(tiered: backend == .tieredRedis, memoryCapacity: 64 << 20))
+        }
+    }
+
+    /// The cache's configuration; when the cache cannot be written (read-only file system or directory, full
+    /// disk), a warning and the cache opened read-only (hits are still served), or no cache at all when it
+    /// cannot even be read: the URL is fetched without storing rather than not at all.
+    private func writableOrFallbackConfiguration() throws -> HTTPCacheClient.Configuration {
+        do {
+            return try cache.makeConfiguration(createKey: createKey)
+        } catch let error as CacheChainError where error.code == .storageFailed {
+            if let readOnly = try? cache.makeConfiguration(recordsKey: false, accessMode: .readOnly) {
+                printError("warning: cannot write the cache in \(cache.directory) (\(error.message)); using it read-only: nothing will be stored")
+                return readOnly
+            }
+            printError("warning: cannot use the cache in \(cache.directory) (\(error.message)); fetching without it: nothing will be stored")
+            return HTTPCacheClient.Configuration(storage: MemoryStorage(capacity: 0))
         }
     }
 
@@ -127,6 +143,9 @@ struct GetCommand: AsyncParsableCommand {
         } catch {
             printError("Error: GET \(url) failed: \(error)")
             throw ToolExitCode.failure
+        }
+        if let failure = response.trace.first(where: { $0.code == .storageError }) {
+            printError("warning: the response was not stored in \(cache.directory) (\(failure.detail)); it is served all the same")
         }
         let elapsed = ContinuousClock.now - started
         printError("\(response.cacheStatus.label) \(response.head.status.code) \(url)")

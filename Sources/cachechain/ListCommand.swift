@@ -34,7 +34,7 @@ struct ListCommand: AsyncParsableCommand {
         }
         let count: Int
         do {
-            count = try await ListedEntry.forEach(in: try cache.makeConfiguration(recordsKey: false).storage, prefix: prefix) { print($0.line) }
+            count = try await ListedEntry.forEach(in: try cache.makeConfiguration(recordsKey: false, accessMode: .readOnly).storage, prefix: prefix) { print($0.line) }
         } catch {
             printError("Error: cannot list the cache in \(cache.directory): \(error)")
             throw ToolExitCode.failure

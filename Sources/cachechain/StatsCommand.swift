@@ -33,7 +33,7 @@ struct StatsCommand: AsyncParsableCommand {
         }
         let storage: any CacheStorage
         do {
-            storage = try cache.makeConfiguration(recordsKey: false).storage
+            storage = try cache.makeConfiguration(recordsKey: false, accessMode: .readOnly).storage
         } catch {
             printError("Error: cannot open the cache in \(cache.directory): \(error)")
             throw ToolExitCode.failure

@@ -49,13 +49,19 @@ final class BatchProcess {
     /// - Parameters:
     ///   - arguments: E.g. `["batch"]`.
     ///   - directory: A directory of the test's own for the stderr log.
-    init(_ arguments: [String], directory: URL) throws {
+    ///   - environment: Variables to set in the child's environment (e.g. its own `TMPDIR`), on top of the test's.
+    ///   - standardOutput: Where the child's stdout goes instead of the pipe ``nextLine()`` reads (e.g. a pipe the
+    ///     test never reads, to hold the child in a write).
+    init(_ arguments: [String], directory: URL, environment: [String: String] = [:], standardOutput: FileHandle? = nil) throws {
         stderrPath = directory.appendingPathComponent("stderr.log").path
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: try Self.binaryPath())
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardInput = input
-        process.standardOutput = output
+        if let standardOutput { process.standardOutput = standardOutput } else { process.standardOutput = output }
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         let (statuses, statusContinuation) = AsyncStream.makeStream(of: Int32.self)
         let exited = Arc(Mutex(false))
@@ -114,6 +120,9 @@ final class BatchProcess {
     func exitStatus() async -> Int32 {
         await exitStatuses.next() ?? -1
     }
+
+    /// The child's process id.
+    var processIdentifier: Int32 { process.processIdentifier }
 
     /// Stops a child still running (after a failed test).
     func terminate() {

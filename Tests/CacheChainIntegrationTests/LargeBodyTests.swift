@@ -15,8 +15,15 @@ struct LargeBodyTests {
         NSTemporaryDirectory() + "cachechain-spool-test-\(UUID().uuidString)"
     }
 
+    /// The spool files in `directory`: those with a name, and those this process holds open without one
+    /// (how `BodyFileWriter` creates them: `<directory>/#… (deleted)`).
     static func spoolFiles(in directory: String) -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let named = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        let unnamed = descriptors.compactMap { name in
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)")
+        }.filter { $0.hasPrefix(directory + "/") && $0.hasSuffix(" (deleted)") }
+        return named + unnamed
     }
 
     /// Whether `body` is exactly the loopback origin's generated pattern of `count` bytes.

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CacheChainCore
+
+/// A full disk degrades the cache, it does not wedge it: a store that finds no space evicts least recently
+/// used entries and tries again, and removing everything works even when SQLite cannot grow its log.
+extension DiskStorage {
+    /// How many times a store that hit a full disk frees space and tries again.
+    static let diskFullRetries = 8
+
+    /// Whether an error means the file system has no space left (`ENOSPC`, `EDQUOT`, `SQLITE_FULL`).
+    /// - Parameter error: An error of a write.
+    /// - Returns: Whether freeing space may let the write succeed.
+    static func isDiskFull(_ error: CacheChainError) -> Bool {
+        if let failure = error.underlying as? SystemCallFailure { return failure.isNoSpace }
+        if let failure = error.underlying as? SQLiteFailure { return failure.isDiskFull }
+        return false
+    }
+
+    /// After a write failed for lack of space: deletes least recently used entries until about `needed`
+    /// bytes are freed — their files first, which frees space even when SQLite cannot grow its log, then a
+    /// checkpoint that truncates the log, then their rows — and reports each as an ``CacheEvent/Kind/evicted`` event with the reason `disk-full`.
+    ///
+    /// The checkpoint may need as much room as the log holds (pages it adds to the database), so that much is
+    /// freed on top of `needed`.
+    /// - Parameter needed: The bytes the failed write needs.
+    /// - Returns: Whether anything was deleted (`false`: the cache is empty, the space is held by others).
+    func evictAfterDiskFull(needed: Int) -> Bool {
+        var log = stat()
+        let needed = needed + (stat(root + "/index.sqlite-wal", &log) == 0 ? Int(log.st_size) : 0)
+        guard let victims = try? indexCall({ () throws(CacheChainError) in try index.victims(excluding: -1) }), !victims.isEmpty else {
+            return false
+        }
+        var chosen: [(id: Int64, size: Int, meta: [UInt8], file: String?)] = []
+        var freed = 0
+        for victim in victims where freed < needed {
+            chosen.append(victim)
+            freed += victim.size
+        }
+        for victim in chosen {
+            if let file = victim.file { POSIXFile.remove(path(ofFile: file)) }
+            index.pendingUses[victim.id] = nil
+        }
+        index.checkpoint()  // SQLite's log may be what fills the disk: fold it into the database and truncate it
+        // With the files gone the rows can usually be deleted; if not, they are misses (file missing) later.
+        _ = try? indexCall { () throws(CacheChainError) in
+            try index.transaction { () throws(CacheChainError) in
+                for victim in chosen { _ = try index.delete(id: victim.id) }
+            }
+        }
+        finishEviction(([], chosen.map { Eviction(size: $0.size, meta: $0.meta, reason: "disk-full") }))
+        return true
+    }
+
+    /// Deletes every entry file (the bulk of a cache's space), for ``removeAll()`` on a full disk.
+    func removeAllEntryFiles() {
+        for shard in POSIXFile.list(root) where shard.utf8.count == 2 {
+            for name in POSIXFile.list("\(root)/\(shard)") { POSIXFile.remove("\(root)/\(shard)/\(name)") }
+        }
+    }
+}

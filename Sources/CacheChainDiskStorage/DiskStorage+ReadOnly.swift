@@ -1,0 +1,54 @@
+import CacheChainCore
+import CacheChainPolicy
+import Foundation
+
+/// Opening a cache with ``DiskStorage/AccessMode/readOnly``: what it checks instead of creating, and the
+/// guard of every call that would write.
+extension DiskStorage {
+    /// Whether this instance may change the directory (``Configuration/accessMode`` is `readWrite`).
+    nonisolated var isWritable: Bool { configuration.accessMode == .readWrite }
+
+    /// Throws unless this instance may write.
+    /// - Parameter doing: What was asked, for the message.
+    /// - Throws: `storage-failed` naming the directory, for a read-only instance.
+    func requireWritable(_ doing: String) throws(CacheChainError) {
+        guard !isWritable else { return }
+        throw CacheChainError(
+            .storageFailed,
+            "cannot \(doing): the disk cache \(configuration.directory) was opened read-only; open it with accessMode readWrite to change it"
+        )
+    }
+
+    /// The read-only counterpart of ``checkFormat(_:)``: the directory must hold a cache of this build's
+    /// format; nothing is written, upgraded or repaired.
+    /// - Parameter directory: The cache directory.
+    /// - Throws: `storage-failed` when there is no cache, `invalid-configuration` for another format.
+    static func checkFormatForReading(_ directory: String) throws(CacheChainError) {
+        guard let bytes = POSIXFile.readWholeFile("\(directory)/\(formatFileName)") else {
+            throw CacheChainError(
+                .storageFailed,
+                "there is no disk cache in \(directory) (no readable \(formatFileName) file): check the directory"
+            )
+        }
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text == "\(formatVersion)" else {
+            let remedy = olderFormats.contains(where: { "\($0)" == text })
+                ? "open it read-write once to upgrade it (its entries are dropped)" : "use another directory"
+            throw CacheChainError(
+                .invalidConfiguration,
+                "the cache directory \(directory) holds disk format '\(text.prefix(20))'; this build reads format \(formatVersion): \(remedy)"
+            )
+        }
+    }
+
+    /// The directory's key for secret `Vary` fields, read only; without a readable key file, a random key of
+    /// this instance (entries holding digests then never match, as for a lost key).
+    /// - Parameter root: The `v<format>` folder.
+    /// - Returns: The key.
+    static func readVaryDigestKey(_ root: String) -> VaryDigestKey {
+        if let bytes = POSIXFile.readWholeFile("\(root)/\(varyDigestKeyFileName)"), bytes.count == 32 {
+            return VaryDigestKey(bytes: bytes)
+        }
+        return .random()
+    }
+}
