@@ -1,5 +1,6 @@
 import CacheChainCore
-@testable import CacheChainStorage
+@testable import CacheChainDiskStorage
+import CacheChainStorage
 import CacheChainTesting
 import Foundation
 import Synchronization
