@@ -47,7 +47,7 @@ public struct EncryptedStorage: CacheStorage {
     ///   - events: Receives a `CacheEvent.Kind.storageError` event (reasons `encrypted-entry-rejected` and
     ///     the error code) for every entry that fails to open and is deleted.
     ///   - spoolDirectory: Where envelopes and decrypted bodies larger than `inMemoryBodyLimit` are written,
-    ///     segment by segment, so memory stays bounded: files without a name (``BodyFileWriter``), freed
+    ///     segment by segment, so memory stays bounded: files without a name (`BodyFileWriter`), freed
     ///     when the body is released or the process dies, so no decrypted body is left behind after a crash.
     ///     A decrypted body still occupies disk blocks while in use: keep this directory on a tmpfs when that
     ///     matters — `CurlTransport` spools downloads the same way. The temporary directory by default.

@@ -22,7 +22,7 @@ extension DiskStorage {
 
     /// After a write failed for lack of space: deletes least recently used entries until about `needed`
     /// bytes are freed — their files first, which frees space even when SQLite cannot grow its log, then a
-    /// checkpoint that truncates the log, then their rows — and reports each as an ``CacheEvent/Kind/evicted`` event with the reason `disk-full`.
+    /// checkpoint that truncates the log, then their rows — and reports each as a `CacheEvent.Kind.evicted` event with the reason `disk-full`.
     ///
     /// The checkpoint may need as much room as the log holds (pages it adds to the database), so that much is
     /// freed on top of `needed`.

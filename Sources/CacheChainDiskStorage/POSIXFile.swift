@@ -5,7 +5,7 @@ import Darwin
 #endif
 import CacheChainCore
 
-/// The `errno` of a failed system call, kept as the `underlying` error of a ``CacheChainError``.
+/// The `errno` of a failed system call, kept as the `underlying` error of a `CacheChainError`.
 struct SystemCallFailure: Error, CustomStringConvertible {
     /// The `errno` value.
     var code: Int32
