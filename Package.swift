@@ -341,7 +341,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
-        .testTarget(name: "CacheChainFuzzTests", dependencies: ["cachechain-fuzz"], swiftSettings: strictSettings),
+        .testTarget(name: "CacheChainFuzzTests", dependencies: ["cachechain-fuzz", "CacheChainTesting"], swiftSettings: strictSettings),
         .testTarget(name: "CacheChainPolicyTests", dependencies: ["CacheChainPolicy", httpTypes], swiftSettings: strictSettings),
         .testTarget(
             name: "CacheChainCoreTests",

@@ -16,7 +16,7 @@ public final class LocalRedisServer: Sendable {
     public let port: Int
     /// The server's working directory (its log is `redis.log` there).
     public let directory: String
-    private let process: Process
+    private let process: ChildProcess
 
     /// Starts a server and waits until it accepts connections.
     /// - Parameters:
@@ -31,21 +31,16 @@ public final class LocalRedisServer: Sendable {
         let port = try port ?? freePort()
         let directory = NSTemporaryDirectory() + "cachechain-redis-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [
+        let process = try ChildProcess(executable, [
             "--bind", "127.0.0.1", "--port", String(port), "--dir", directory, "--save", "", "--appendonly", "no",
             "--daemonize", "no", "--logfile", directory + "/redis.log",
-        ] + (password.map { ["--requirepass", $0] } ?? [])
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        ] + (password.map { ["--requirepass", $0] } ?? []))
         let server = LocalRedisServer(port: port, directory: directory, process: process)
         try await server.waitUntilAccepting()
         return server
     }
 
-    private init(port: Int, directory: String, process: Process) {
+    private init(port: Int, directory: String, process: ChildProcess) {
         self.port = port
         self.directory = directory
         self.process = process
@@ -54,21 +49,19 @@ public final class LocalRedisServer: Sendable {
     /// Kills the server (SIGKILL: like a crash) and waits for it to exit.
     public func kill() {
         guard process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
         process.waitUntilExit()
     }
 
     /// Freezes the server (SIGSTOP): the kernel still accepts connections on its port, but no command is
     /// answered, like a hung Redis. ``resume()`` thaws it; ``kill()`` and ``stop()`` work on a frozen server.
     public func pause() {
-        guard process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, SIGSTOP)
+        process.send(SIGSTOP)
     }
 
     /// Thaws a server frozen by ``pause()`` (SIGCONT).
     public func resume() {
-        guard process.isRunning else { return }
-        Glibc.kill(process.processIdentifier, SIGCONT)
+        process.send(SIGCONT)
     }
 
     /// Stops the server and removes its directory.

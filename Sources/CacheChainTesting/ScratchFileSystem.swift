@@ -74,20 +74,15 @@ public final class ScratchFileSystem: Sendable {
 
     /// Runs mount (or `tool`) with arguments; the error text when it fails, `nil` on success.
     private static func run(_ arguments: [String], tool: String = "/bin/mount") -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
+        let process: ChildProcess
         do {
-            try process.run()
+            process = try ChildProcess(tool, arguments, standardError: .pipe)
         } catch {
             return "\(tool) could not run: \(error)"
         }
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return process.terminationStatus == 0 ? nil : "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(text)"
+        let text = process.standardError.map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
+        let status = process.waitUntilExit()
+        return status == 0 ? nil : "\(tool) \(arguments.joined(separator: " ")) exited \(status): \(text)"
     }
 }
 

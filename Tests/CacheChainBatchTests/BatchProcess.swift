@@ -1,6 +1,6 @@
 import CacheChainBatch
+import CacheChainTesting
 import Foundation
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -10,8 +10,9 @@ import Glibc
 /// A `cachechain batch` child process driven through its stdin and stdout, as any program in any
 /// language would drive it.
 ///
-/// The binary is the one `swift build --build-tests` puts next to the test bundle
-/// (`.build/<triple>/debug/cachechain`); `CACHECHAIN_BINARY` overrides the path. A watchdog terminates a
+/// The child is started by `ChildProcess` (posix_spawn, not Foundation's `Process`). The binary is the one
+/// `swift build --build-tests` puts next to the test bundle (`.build/<triple>/debug/cachechain`);
+/// `CACHECHAIN_BINARY` overrides the path. A watchdog terminates a
 /// child still running after ``watchdogSeconds`` so that a hung child fails the test instead of hanging it.
 final class BatchProcess {
     struct Failure: Error, CustomStringConvertible {
@@ -20,12 +21,8 @@ final class BatchProcess {
 
     static let watchdogSeconds = 120
 
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+    private let process: ChildProcess
     private var lines: AsyncStream<[UInt8]>.AsyncIterator
-    private var exitStatuses: AsyncStream<Int32>.AsyncIterator
-    private let hasExited: Arc<Mutex<Bool>>
     /// Where the child's stderr goes.
     let stderrPath: String
 
@@ -54,32 +51,19 @@ final class BatchProcess {
     ///     test never reads, to hold the child in a write).
     init(_ arguments: [String], directory: URL, environment: [String: String] = [:], standardOutput: FileHandle? = nil) throws {
         stderrPath = directory.appendingPathComponent("stderr.log").path
-        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: try Self.binaryPath())
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        process.standardInput = input
-        if let standardOutput { process.standardOutput = standardOutput } else { process.standardOutput = output }
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-        let (statuses, statusContinuation) = AsyncStream.makeStream(of: Int32.self)
-        let exited = Arc(Mutex(false))
-        hasExited = exited
-        process.terminationHandler = { process in
-            exited.value.withLock { $0 = true }
-            statusContinuation.yield(process.terminationStatus)
-            statusContinuation.finish()
-        }
-        exitStatuses = statuses.makeAsyncIterator()
-        lines = FileDescriptorLines.lines(of: output.fileHandleForReading.fileDescriptor).makeAsyncIterator()
         signal(SIGPIPE, SIG_IGN)  // a child that exits early must fail a write with EPIPE, not kill the test runner
-        try process.run()
-        let pid = process.processIdentifier
+        let process = try ChildProcess(
+            try Self.binaryPath(), arguments,
+            environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            standardInput: .pipe,
+            standardOutput: standardOutput.map { .descriptor($0.fileDescriptor) } ?? .pipe,
+            standardError: .path(stderrPath)
+        )
+        self.process = process
+        // With `standardOutput` given, the child's stdout is the caller's and this stream ends at once.
+        lines = FileDescriptorLines.lines(of: process.standardOutput?.fileDescriptor ?? -1).makeAsyncIterator()
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Self.watchdogSeconds)) {
-            // SIGKILL: a child started by Foundation's Process inherits the runner's blocked signals, so
-            // SIGTERM may never arrive.
-            if !exited.value.withLock({ $0 }) { kill(pid, SIGKILL) }
+            process.send(SIGKILL)
         }
     }
 
@@ -88,7 +72,8 @@ final class BatchProcess {
 
     /// Writes one line (and its line break) to the child's stdin.
     func send(_ line: String) throws {
-        try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+        guard let input = process.standardInput else { throw Failure(description: "the child's stdin is closed") }
+        try input.write(contentsOf: Data((line + "\n").utf8))
     }
 
     /// Sends `{"type":"end"}`; after it the child may exit at any moment, so nothing more is sent.
@@ -113,12 +98,12 @@ final class BatchProcess {
 
     /// Closes the child's stdin (end of input).
     func closeInput() throws {
-        try input.fileHandleForWriting.close()
+        try process.standardInput?.close()
     }
 
     /// Waits for the child to exit and returns its status.
     func exitStatus() async -> Int32 {
-        await exitStatuses.next() ?? -1
+        await process.exitStatus()
     }
 
     /// The child's process id.
@@ -126,17 +111,11 @@ final class BatchProcess {
 
     /// Stops a child still running (after a failed test).
     func terminate() {
-        if !hasExited.value.withLock({ $0 }) { kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
     }
 
     /// What the child wrote on stderr so far.
     var stderr: String {
         (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
     }
-}
-
-/// A reference to a non-copyable value, to share a `Mutex` between closures.
-final class Arc<Value: ~Copyable & Sendable>: Sendable {
-    let value: Value
-    init(_ value: consuming Value) { self.value = value }
 }

@@ -1,6 +1,7 @@
 import CacheChain
 import CacheChainFoundation
 import CacheChainLoopback
+import CacheChainTesting
 import Foundation
 import Testing
 
@@ -21,21 +22,13 @@ struct FoundationProbe {
         let bundle = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let executable = (bundle as NSString).deletingLastPathComponent + "/cachechain-foundation-probe"
         try #require(FileManager.default.isExecutableFile(atPath: executable), "build the probe first: swift build --build-tests")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [mode, origin.baseURL] + paths
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = root.appendingPathComponent("home").path
         environment["XDG_CACHE_HOME"] = root.appendingPathComponent("cache").path
         environment["TMPDIR"] = root.appendingPathComponent("tmp").path + "/"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        let status = await withCheckedContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(returning: -1) }
-        }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let process = try ChildProcess(executable, [mode, origin.baseURL] + paths, environment: environment, standardOutput: .pipe)
+        let text = process.readOutput()
+        let status = await process.exitStatus()
         #expect(status == 0, "the probe failed: \(text)")
         return text.split(separator: "\n").map(String.init)
     }

@@ -1,3 +1,4 @@
+import CacheChainTesting
 import Foundation
 import Testing
 
@@ -17,16 +18,12 @@ struct FuzzTargetTests {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("cachechain-fuzz-\(UUID().uuidString).log")
         defer { try? FileManager.default.removeItem(at: output) }
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        let process = Process()
-        process.executableURL = directory.appendingPathComponent("cachechain-fuzz")
-        process.arguments = arguments
         let handle = try FileHandle(forWritingTo: output)
-        process.standardOutput = handle
-        process.standardError = handle
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
-        }
+        let process = try ChildProcess(
+            directory.appendingPathComponent("cachechain-fuzz").path, arguments,
+            standardOutput: .descriptor(handle.fileDescriptor), standardError: .descriptor(handle.fileDescriptor)
+        )
+        let status = await process.exitStatus()
         try handle.close()
         return (status, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
     }

@@ -61,29 +61,22 @@ struct EncryptedRedisTests {
 
 /// `redis-cli MONITOR` writing every command the server receives to a file.
 final class RedisMonitor: Sendable {
-    private let process: Process
+    private let process: ChildProcess
     private let path: String
 
     init(port: Int, output path: String) throws {
         self.path = path
         _ = FileManager.default.createFile(atPath: path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
-        process.arguments = ["-p", String(port), "MONITOR"]
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        self.process = process
+        process = try ChildProcess("/usr/bin/redis-cli", ["-p", String(port), "MONITOR"], standardOutput: .path(path))
     }
 
     /// What MONITOR printed so far.
     var output: String { (FileManager.default.contents(atPath: path)).map { String(decoding: $0, as: UTF8.self) } ?? "" }
 
-    /// Kills redis-cli. SIGKILL, because children started by Foundation's `Process` inherit the test
-    /// runner's blocked signals, so SIGTERM would never arrive.
+    /// Kills redis-cli (SIGKILL) and waits for it to exit.
     func stop() {
         guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
         process.waitUntilExit()
     }
 }

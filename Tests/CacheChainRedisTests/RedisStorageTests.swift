@@ -177,15 +177,10 @@ struct RedisStorageTests {
 enum RedisCLI {
     @discardableResult
     static func run(port: Int, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
-        process.arguments = ["-p", String(port), "--raw"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        let process = try ChildProcess("/usr/bin/redis-cli", ["-p", String(port), "--raw"] + arguments, standardOutput: .pipe)
+        let output = process.readOutput()
         process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

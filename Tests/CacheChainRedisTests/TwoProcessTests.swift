@@ -16,15 +16,10 @@ struct TwoProcessTests {
     }
 
     static func runInstance(_ binary: URL, port: Int, url: String, namespace: String) throws -> String {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--redis-port", String(port), "--url", url, "--namespace", namespace]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw RedisTestError("instance exited with \(process.terminationStatus): \(output)") }
+        let process = try ChildProcess(binary.path, ["--redis-port", String(port), "--url", url, "--namespace", namespace], standardOutput: .pipe)
+        let output = process.readOutput()
+        let status = process.waitUntilExit()
+        guard status == 0 else { throw RedisTestError("instance exited with \(status): \(output)") }
         return output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

@@ -1,3 +1,4 @@
+import CacheChainTesting
 import Foundation
 import Testing
 
@@ -21,19 +22,18 @@ struct Probe {
         }
     }
 
-    let process = Process()
+    let process: ChildProcess
     private var lines: AsyncStream<String>.AsyncIterator
 
     /// Starts the probe with arguments.
     init(_ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: try Self.executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
+        process = try ChildProcess(try Self.executable, arguments, standardOutput: .pipe)
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)
         lines = stream.makeAsyncIterator()
-        try process.run()
-        let reading = output.fileHandleForReading
+        guard let reading = process.standardOutput else {
+            continuation.finish()  // unreachable: stdout is a pipe
+            return
+        }
         let reader = Thread {
             var buffered: [UInt8] = []
             while true {
@@ -60,27 +60,19 @@ struct Probe {
     mutating func finish() async -> (lines: [String], status: Int32) {
         var all: [String] = []
         while let line = await nextLine() { all.append(line) }
-        let process = self.process
-        let status = await Self.exitStatus(of: process)
+        let status = await process.exitStatus()
         return (all, status)
     }
 
     /// Kills the probe with SIGKILL and waits for it to be reaped.
     func kill() async {
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        _ = await Self.exitStatus(of: process)
+        process.send(SIGKILL)
+        _ = await process.exitStatus()
     }
 
     /// Runs the probe to completion.
     static func run(_ arguments: [String]) async throws -> (lines: [String], status: Int32) {
         var probe = try Probe(arguments)
         return await probe.finish()
-    }
-
-    /// Waits for a process to exit by polling (a `terminationHandler` cannot be set after `run()`); never
-    /// blocks a thread.
-    private static func exitStatus(of process: Process) async -> Int32 {
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(5)) }
-        return process.terminationStatus
     }
 }
