@@ -63,16 +63,9 @@ struct ServedCache {
         return bodies
     }
 
-    /// Polls (every 10 ms, as `waitUntil` does) until the client's revalidation queue refuses new work.
+    /// Waits until the client's revalidation queue refuses new work.
     func waitUntilRevalidationQueueCloses() async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while await client.revalidationQueue.isAcceptingWork {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("the revalidation queue did not close within 30 s")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await waitUntil("the revalidation queue closes") { await !client.revalidationQueue.isAcceptingWork }
     }
 
     func stop() async throws {
