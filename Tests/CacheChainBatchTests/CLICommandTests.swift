@@ -1,3 +1,4 @@
+import CacheChain
 import CacheChainLoopback
 import Foundation
 import Testing
@@ -79,7 +80,37 @@ struct CLICommandTests: BatchSubprocessSuite {
         #expect(try await run(["purge", "--all"] + cache, in: directory).stdout == "removed 1 entry; 0 left")
         let noSelector = try await run(["purge"] + cache, in: directory)
         #expect(noSelector.status == 64)
-        #expect(noSelector.stderr.contains("exactly one of --url, --prefix, --since or --all"))
+        #expect(noSelector.stderr.contains("exactly one of --url, --prefix, --since, --expired, --stale-older-than or --all"))
+        try await origin.shutdown()
+    }
+
+    @Test("purge --stale-older-than and --expired print how many expired entries they removed; a fresh one stays")
+    func purgeExpired() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let origin = try await LoopbackOrigin.start()
+        func dated(_ secondsAgo: TimeInterval) -> (String, String) {
+            ("Date", HTTPDate.format(Date().addingTimeInterval(-secondsAgo)))
+        }
+        // Stale for about 2 h and about 10 min; fresh for 10 min.
+        origin.route("/old", LoopbackRoute(headers: [dated(7_260), ("Cache-Control", "max-age=60")], body: "old", etag: "\"o\""))
+        origin.route("/recent", LoopbackRoute(headers: [dated(660), ("Cache-Control", "max-age=60")], body: "recent", etag: "\"r\""))
+        origin.route("/fresh", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: "fresh"))
+        let cache = ["--cache-dir", directory.appendingPathComponent("cache").path]
+        for path in ["/old", "/recent", "/fresh"] { #expect(try await run(["get", origin.url(path)] + cache, in: directory).status == 0) }
+
+        let older = try await run(["purge", "--stale-older-than", "1h"] + cache, in: directory)
+        #expect(older.status == 0)
+        #expect(older.stdout == "removed 1 expired entry; 2 left")
+        let expired = try await run(["purge", "--expired"] + cache, in: directory)
+        #expect(expired.stdout == "removed 1 expired entry; 1 left")
+        #expect(try await run(["purge", "--expired"] + cache, in: directory).stdout == "removed 0 expired entries; 1 left")
+        #expect(try await run(["ls"] + cache, in: directory).stdout.contains("/fresh"))
+        let badDuration = try await run(["purge", "--stale-older-than", "soon"] + cache, in: directory)
+        #expect(badDuration.status == 64)
+        #expect(badDuration.stderr.contains("not a duration such as 90s, 15m, 1h30m or 7d"))
+        let twoSelectors = try await run(["purge", "--expired", "--all"] + cache, in: directory)
+        #expect(twoSelectors.status == 64)
         try await origin.shutdown()
     }
 
@@ -156,7 +187,7 @@ struct CLICommandTests: BatchSubprocessSuite {
         (["get"], ["--cache-dir", "--policy", "--cacert", "--include", "--verbose", "--progress", "--encrypt-https", "--key-file", "--create-key", "Exit codes"]),
         (["stats"], ["--cache-dir", "--json", "Exit codes"]),
         (["ls"], ["--cache-dir", "--prefix", "Exit codes"]),
-        (["purge"], ["--url", "--prefix", "--since", "--all", "Exit codes"]),
+        (["purge"], ["--url", "--prefix", "--since", "--expired", "--stale-older-than", "--all", "Exit codes"]),
         (["explain"], ["--cache-dir", "Exit codes"]),
     ])
     func help(command: [String], mentions: [String]) async throws {
