@@ -89,7 +89,7 @@ let package = Package(
         // xxHash (XXH3 with run-time SIMD dispatch): the disk entries' integrity checksum.
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         // Storage backends without a system library: memory, tiered.
-        .target(name: "CacheChainStorage", dependencies: ["CacheChainCore"], swiftSettings: strictSettings),
+        .target(name: "CacheChainStorage", dependencies: ["CacheChainCore", "CacheChainPolicy"], swiftSettings: strictSettings),
         // The disk backend: a SQLite index and entry files with an xxHash checksum.
         .target(
             name: "CacheChainDiskStorage",

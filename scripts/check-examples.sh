@@ -34,7 +34,8 @@ expect QuickStart "1st GET: MISS" "2nd GET: HIT" "reloadRevalidatingCacheData: R
 expect CustomPipeline 'builder GET #1: MISS' 'builder GET #2: HIT' 'array GET #1: MISS' 'array GET #2: HIT' "builder GET on the libcurl thread's executor: REVALIDATED" 'origin saw 3 requests'
 expect WritingAnInterceptor 'GET /api/items: MISS' 'GET /api/items: HIT' 'GET /login: MISS' 'GET /login: MISS' 'origin saw /api/items 1×, /login 2×'
 expect OfflineFirst 'GET /news: MISS' 'GET /news (stale-if-error): OFFLINE 200' 'GET /profile (no stale-if-error): ERROR transport-failed' \
-    'GET /profile returnCacheDataElseLoad: STALE 200' 'GET /profile returnCacheDataDontLoad: STALE 200'
+    'GET /profile returnCacheDataElseLoad: STALE 200' 'GET /profile returnCacheDataDontLoad: STALE 200' \
+    'housekeeping: removed 0 stale for a day, then 2 expired'
 expect StorageDecision 'http: MISS then HIT; stored allowed, cached-date set' 'https: MISS then HIT; stored allowedInMemoryOnly, no cached-date'
 expect EncryptedHTTPSCache 'https GET #1: MISS' 'https GET #2: HIT' 'http GET #1: MISS' 'http GET #2: HIT' \
     'https body in clear: no; https header in clear: no; https URL in clear: no' 'http body in the plain tier: yes' \

@@ -32,3 +32,9 @@ show("  GET /news (stale-if-error)", await attempt(news))
 show("  GET /profile (no stale-if-error)", await attempt(profile))
 show("  GET /profile returnCacheDataElseLoad", await attempt(profile, policy: .returnCacheDataElseLoad))
 show("  GET /profile returnCacheDataDontLoad", await attempt(profile, policy: .returnCacheDataDontLoad))
+
+// Housekeeping: both entries are stale (max-age=0) but still useful offline; a purge of what has been stale
+// for a day keeps them, removing every expired entry does not.
+let staleForADay = try await client.removeExpiredResponses(olderThan: .seconds(86_400))
+let expired = try await client.removeExpiredResponses()
+print("housekeeping: removed \(staleForADay) stale for a day, then \(expired) expired")

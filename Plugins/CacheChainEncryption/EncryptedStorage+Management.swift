@@ -1,4 +1,5 @@
 public import CacheChainCore
+public import CacheChainPolicy
 public import Foundation
 
 extension EncryptedStorage {
@@ -34,6 +35,28 @@ extension EncryptedStorage {
             guard let entry = try? open(sealed) else { return true }
             return shouldRemove(entry)
         })
+    }
+
+    /// Removes every entry stale at `now` for at least `olderThan`, opening only each entry's metadata (the
+    /// response head and times). Entries that cannot be opened (a key not provided) are left alone: they are
+    /// not known to be expired; ``removeUnreadableEntries()`` removes them.
+    /// - Parameters:
+    ///   - now: The current time.
+    ///   - olderThan: How long an entry must have been stale.
+    ///   - policy: The freshness rules.
+    /// - Returns: The number of variants removed.
+    /// - Throws: The wrapped backend's storage error.
+    /// - Complexity: O(n) first-segment decryptions.
+    public func removeExpired(now: Date, olderThan: Duration, policy: CachePolicyConfiguration) async throws -> Int {
+        let removed = LockedValue(0)
+        try await wrapped.removeEntries(where: { sealed in
+            guard let entry = try? open(sealed, metadataOnly: true),
+                entry.isExpired(at: now, olderThan: olderThan, policy: policy)
+            else { return false }
+            removed.withLock { $0 += 1 }
+            return true
+        })
+        return removed.withLock { $0 }
     }
 
     /// Removes every entry whose URL starts with a prefix, opening only each entry's metadata.

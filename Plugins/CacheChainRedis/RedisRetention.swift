@@ -10,11 +10,8 @@ enum RedisRetention {
     static func milliseconds(for entry: CacheEntry, staleRetention: Duration, now: Date) -> Int {
         let engine = CachePolicyEngine()
         let report = engine.freshness(of: entry.exchange, now: now)
-        let control = CacheControl(entry.cached.response.headerFields)
-        let staleExtensions = ["stale-while-revalidate", "stale-if-error"].compactMap { control.seconds($0)?.value }
-        let seconds = report.remainingFreshness + Double(staleExtensions.max() ?? 0)
-        let retention = Double(staleRetention.components.seconds) + Double(staleRetention.components.attoseconds) / 1e18
-        let total = min(seconds + retention, Double(Int32.max))
+        let seconds = report.remainingFreshness + entry.staleExtension
+        let total = min(seconds + staleRetention.housekeepingSeconds, Double(Int32.max))
         return max(1_000, Int(total * 1_000))
     }
 }

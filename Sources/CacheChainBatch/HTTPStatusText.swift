@@ -1,10 +1,10 @@
 /// Reason phrases for replies whose status carries none (HTTP/2, or a status the transport built from
 /// its code alone): RFC 9110 §15's phrases and a few registered elsewhere.
-enum HTTPStatusText {
+package enum HTTPStatusText {
     /// The standard phrase of a status code, or an empty string for an unregistered code.
     /// - Parameter code: The status code.
     /// - Returns: E.g. `Not Modified` for 304.
-    static func phrase(for code: Int) -> String { phrases[code] ?? "" }
+    package static func phrase(for code: Int) -> String { phrases[code] ?? "" }
 
     private static let phrases: [Int: String] = [
         100: "Continue", 101: "Switching Protocols", 103: "Early Hints",

@@ -50,6 +50,20 @@ extension HTTPCacheClient {
         try await configuration.storage.removeEntries(storedSince: date)
     }
 
+    /// Removes every stored response that is stale now (by the client's clock and policy) and has been for
+    /// at least `olderThan`: housekeeping, as `cachechain purge --expired` and `--stale-older-than` do.
+    ///
+    /// A stale response with a validator still saves a download (a 304); keep those a while with `olderThan`.
+    /// - Parameter olderThan: How long a response must have been stale; every stale response by default.
+    /// - Returns: The number of stored variants removed.
+    /// - Throws: A storage error.
+    @discardableResult
+    public func removeExpiredResponses(olderThan: Duration = .zero) async throws -> Int {
+        try await configuration.storage.removeExpired(
+            now: configuration.clock.now(), olderThan: olderThan, policy: configuration.policy
+        )
+    }
+
     /// Removes every stored response: `URLCache.removeAllCachedResponses()`.
     /// - Throws: A storage error.
     public func removeAllCachedResponses() async throws {

@@ -61,6 +61,19 @@ public protocol CacheStorage: Sendable {
     /// - Parameter shouldRemove: Decides per entry.
     func removeEntries(where shouldRemove: @Sendable (CacheEntry) -> Bool) async throws
 
+    /// Removes every entry that is stale at `now` and has been for at least `olderThan`
+    /// (``CacheEntry/isExpired(at:olderThan:policy:)``): housekeeping, `cachechain purge --expired`.
+    ///
+    /// The default goes through ``removeEntries(where:)``; backends with their own iteration count exactly
+    /// what they removed. Entries a backend cannot read are left alone (they are not known to be expired).
+    /// - Parameters:
+    ///   - now: The current time.
+    ///   - olderThan: How long an entry must have been stale; `.zero` removes every stale entry.
+    ///   - policy: The rules that compute freshness lifetimes (the client's `CachePolicyConfiguration`).
+    /// - Returns: The number of variants removed.
+    /// - Throws: A storage error; the entries not yet removed stay intact.
+    func removeExpired(now: Date, olderThan: Duration, policy: CachePolicyConfiguration) async throws -> Int
+
     /// Removes one variant of a key, leaving the others.
     /// - Parameters:
     ///   - key: The primary key.
@@ -123,6 +136,36 @@ extension CacheStorage {
 
     /// Default implementation: nothing is pending, so nothing is written.
     public func flushPendingWrites() async throws {}
+
+    /// Default implementation through ``removeEntries(where:)``, counting the entries the predicate selected.
+    /// - Parameters:
+    ///   - now: The current time.
+    ///   - olderThan: How long an entry must have been stale.
+    ///   - policy: The freshness rules.
+    /// - Returns: The number of variants removed.
+    public func removeExpired(now: Date, olderThan: Duration, policy: CachePolicyConfiguration) async throws -> Int {
+        let removed = LockedValue(0)
+        try await removeEntries(where: { entry in
+            guard entry.isExpired(at: now, olderThan: olderThan, policy: policy) else { return false }
+            removed.withLock { $0 += 1 }
+            return true
+        })
+        return removed.withLock { $0 }
+    }
+
+    /// Removes every entry stale at `now` for at least `olderThan` under the default (private cache) rules.
+    ///
+    /// ```swift
+    /// let removed = try await myStorage.removeExpired(now: Date(), olderThan: .seconds(86_400))
+    /// ```
+    /// - Parameters:
+    ///   - now: The current time.
+    ///   - olderThan: How long an entry must have been stale; every stale entry by default.
+    /// - Returns: The number of variants removed.
+    /// - Throws: A storage error.
+    public func removeExpired(now: Date, olderThan: Duration = .zero) async throws -> Int {
+        try await removeExpired(now: now, olderThan: olderThan, policy: CachePolicyConfiguration())
+    }
 
     /// Default implementation: removes the matching variants key by key through ``removeEntries(where:)``.
     /// - Parameter date: The earliest ``CacheEntry/storedAt`` to remove.

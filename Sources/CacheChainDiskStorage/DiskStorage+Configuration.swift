@@ -56,6 +56,13 @@ extension DiskStorage {
         public var maximumVariantsPerKey: Int
         /// `readWrite` (default) or `readOnly` (``AccessMode``): what `cachechain stats`, `ls` and `explain` use.
         public var accessMode: AccessMode
+        /// How long a stale entry is kept beyond what its own `stale-while-revalidate`/`stale-if-error` allow
+        /// (`CacheEntry.isPastRetention(_:at:)`, the Redis backend's rule); `nil` (the default) keeps stale
+        /// entries until they are evicted or removed. A lookup removes an entry past it (an
+        /// `CacheEvent.Kind.evicted` event with the reason `stale-retention`) and does not return it.
+        public var staleRetention: Duration?
+        /// The clock ``staleRetention`` is measured with; the system's by default.
+        public var clock: any CacheClock
         /// Receives `CacheEvent.Kind.evicted` events and a `CacheEvent.Kind.storageError` event per
         /// damaged entry that was removed.
         public var events: CacheEventSink
@@ -70,6 +77,8 @@ extension DiskStorage {
         ///   - orphanGracePeriod: The age before an unreferenced file is swept; 10 minutes by default.
         ///   - maximumVariantsPerKey: The most variants kept per key; 32 by default, at least 1, at most 4,096.
         ///   - accessMode: `readWrite` by default; `readOnly` opens an existing cache without writing anything.
+        ///   - staleRetention: The longest a stale entry is kept (see ``staleRetention``); unlimited by default.
+        ///   - clock: The clock of ``staleRetention``; the system's by default.
         ///   - events: The event sink.
         public init(
             directory: String,
@@ -80,8 +89,12 @@ extension DiskStorage {
             orphanGracePeriod: Duration = .seconds(600),
             maximumVariantsPerKey: Int = 32,
             accessMode: AccessMode = .readWrite,
+            staleRetention: Duration? = nil,
+            clock: any CacheClock = SystemClock(),
             events: CacheEventSink = .none
         ) {
+            self.staleRetention = staleRetention
+            self.clock = clock
             self.directory = directory
             self.capacity = max(0, capacity)
             self.durability = durability

@@ -61,10 +61,17 @@ extension DiskStorage {
             if !rows.isEmpty, recentUses.isDue { refreshRecentUses() }
             var found: [CacheEntry] = []
             var damaged: [(DiskIndex.Row, CacheChainError)] = []
+            var pastRetention: [DiskIndex.Row] = []
+            let now = configuration.staleRetention.map { _ in configuration.clock.now() }
             var retry = false
             for row in rows {
                 do throws(CacheChainError) {
-                    found.append(try read(row, key: key))
+                    let entry = try read(row, key: key)
+                    if let retention = configuration.staleRetention, let now, entry.isPastRetention(retention, at: now) {
+                        pastRetention.append(row)
+                        continue
+                    }
+                    found.append(entry)
                     if isWritable, recentUses.shouldRecord(lastUsed: row.lastUsed) { index.pendingUses[row.id] = nextStamp() }
                 } catch {
                     // A file that vanished may have been replaced by another process: look again once.
@@ -77,6 +84,7 @@ extension DiskStorage {
             }
             if retry { continue }
             for (row, error) in damaged { discard(row, key: key, error: error) }
+            for row in pastRetention { dropPastRetention(row, key: key) }
             if found.isEmpty, let (_, error) = damaged.first {
                 throw CacheChainError(
                     .integrityCheckFailed, "the stored entry was damaged and removed: \(error.message)",
@@ -114,6 +122,14 @@ extension DiskStorage {
         return decoded.entry
     }
 
+    /// Removes a row whose entry is past ``Configuration/staleRetention`` (only if unchanged since it was read)
+    /// and reports it as evicted; read-only, leaves it in place.
+    func dropPastRetention(_ row: DiskIndex.Row, key: CacheKey) {
+        guard isWritable else { return }
+        deleteIfUnchanged(row)
+        configuration.events.emit(CacheEvent(.evicted, key: key, reasons: ["stale-retention"], bytes: row.bodyLength))
+    }
+
     /// Removes a damaged row (only if unchanged since it was read) and its file, and reports it (read-only:
     /// only reports it).
     func discard(_ row: DiskIndex.Row, key: CacheKey, error: CacheChainError) {
@@ -121,11 +137,16 @@ extension DiskStorage {
             configuration.events.emit(CacheEvent(.storageError, key: key, reasons: [error.code.rawValue, error.message, "left in place: read-only"]))
             return
         }
+        deleteIfUnchanged(row)
+        configuration.events.emit(CacheEvent(.storageError, key: key, reasons: [error.code.rawValue, error.message]))
+    }
+
+    /// Deletes a row read earlier, only if no one replaced it since, and its file.
+    private func deleteIfUnchanged(_ row: DiskIndex.Row) {
         let files = (try? indexCall { () throws(CacheChainError) in
             try index.transaction { () throws(CacheChainError) in try index.deleteIfUnchanged(id: row.id, checksum: row.checksum, file: row.file) }
         }) ?? []
         for file in files { POSIXFile.remove(path(ofFile: file)) }
         index.pendingUses[row.id] = nil
-        configuration.events.emit(CacheEvent(.storageError, key: key, reasons: [error.code.rawValue, error.message]))
     }
 }

@@ -1,4 +1,5 @@
 public import CacheChainCore
+public import CacheChainPolicy
 public import Foundation
 
 extension DiskStorage {
@@ -62,7 +63,7 @@ extension DiskStorage {
         withUserInfoNamed name: String,
         where shouldRemove: @Sendable (CacheEntry) -> Bool
     ) throws(CacheChainError) {
-        try removeRows(tagged: name, where: shouldRemove)
+        _ = try removeRows(tagged: name, where: shouldRemove)
     }
 
     /// Removes every entry for which the predicate holds; it sees each entry with its body (in memory, or a
@@ -71,7 +72,20 @@ extension DiskStorage {
     /// - Throws: `CacheChainError` when the index cannot be read or written.
     /// - Complexity: O(n): every entry's metadata is decoded.
     public func removeEntries(where shouldRemove: @Sendable (CacheEntry) -> Bool) throws(CacheChainError) {
-        try removeRows(tagged: nil, where: shouldRemove)
+        _ = try removeRows(tagged: nil, where: shouldRemove)
+    }
+
+    /// Removes every entry stale at `now` for at least `olderThan`; damaged entries are left to lookups and
+    /// ``checkIntegrity()``.
+    /// - Parameters:
+    ///   - now: The current time.
+    ///   - olderThan: How long an entry must have been stale.
+    ///   - policy: The freshness rules.
+    /// - Returns: The number of variants removed (one replaced by another process meanwhile is not).
+    /// - Throws: `CacheChainError` when the index cannot be read or written.
+    /// - Complexity: O(n): every entry's metadata is decoded.
+    public func removeExpired(now: Date, olderThan: Duration, policy: CachePolicyConfiguration) throws(CacheChainError) -> Int {
+        try removeRows(tagged: nil, where: { $0.isExpired(at: now, olderThan: olderThan, policy: policy) })
     }
 
     /// Every key with a stored variant.
@@ -93,7 +107,8 @@ extension DiskStorage {
         return StorageUsage(diskBytes: totals.bytes, diskCapacity: capacity, entryCount: totals.count)
     }
 
-    private func removeRows(tagged tag: String?, where shouldRemove: @Sendable (CacheEntry) -> Bool) throws(CacheChainError) {
+    /// Removes the rows whose entry the predicate selects; returns how many were removed.
+    private func removeRows(tagged tag: String?, where shouldRemove: @Sendable (CacheEntry) -> Bool) throws(CacheChainError) -> Int {
         var doomed: [(id: Int64, checksum: UInt64, file: String?)] = []
         try indexCall { () throws(CacheChainError) in
             try index.rows(tagged: tag) { row in
@@ -108,12 +123,17 @@ extension DiskStorage {
                 if let entry, shouldRemove(entry) { doomed.append((row.id, row.checksum, row.file)) }
             }
         }
-        guard !doomed.isEmpty else { return }
+        guard !doomed.isEmpty else { return 0 }
+        var removed = 0
         try deleteRows { () throws(CacheChainError) in
+            // The totals row is kept by the index in the same transaction: the difference is what was deleted.
+            let countBefore = try index.totals().count
             var files: [String] = []
             for row in doomed { files += try index.deleteIfUnchanged(id: row.id, checksum: row.checksum, file: row.file) }
+            removed = max(0, countBefore - (try index.totals().count))
             return files
         }
+        return removed
     }
 
     /// Runs deletions in one transaction, then deletes the files they released.

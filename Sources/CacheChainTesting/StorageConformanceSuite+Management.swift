@@ -41,6 +41,28 @@ extension StorageConformanceSuite {
         try expect(try await storage.entries(for: untagged.key).count == 1, "remove-tagged", "an untagged entry was removed")
     }
 
+    /// The fixtures are fresh for 600 s from their `storedAt`: at 1,700 s, one stored at 0 has been stale for
+    /// 1,100 s, the fr variant stored at 1,000 for 100 s, and the en variant and the entry stored at 1,500 are fresh.
+    static func removeExpired(_ storage: any CacheStorage) async throws {
+        let old = makeEntry(path: "/x/old")
+        let staleFrench = makeEntry(path: "/x/v", body: "fr", language: "fr", storedAt: 1_000)
+        let freshEnglish = makeEntry(path: "/x/v", body: "en", language: "en", storedAt: 1_500)
+        let fresh = makeEntry(path: "/x/fresh", storedAt: 1_500)
+        for entry in [old, staleFrench, freshEnglish, fresh] { try await storage.store(entry) }
+        let now = Date(timeIntervalSince1970: 1_700_000_000 + 1_700)
+        let none = try await storage.removeExpired(now: now, olderThan: .seconds(2_000))
+        try expect(none == 0, "remove-expired", "olderThan 2000 s removed \(none) entries, expected 0")
+        let longStale = try await storage.removeExpired(now: now, olderThan: .seconds(500))
+        try expect(longStale == 1, "remove-expired", "olderThan 500 s removed \(longStale) entries, expected 1")
+        try expect(try await storage.entries(for: old.key).isEmpty, "remove-expired", "the entry stale for 1100 s survived")
+        try expect(try await storage.entries(for: staleFrench.key).count == 2, "remove-expired", "a variant stale for 100 s was removed")
+        let stale = try await storage.removeExpired(now: now)
+        try expect(stale == 1, "remove-expired", "removing every stale entry removed \(stale), expected 1")
+        let variants = try await storage.entries(for: staleFrench.key)
+        try expect(variants.map(\.variantKey) == [freshEnglish.variantKey], "remove-expired", "expected only the fresh en variant, found \(variants.map(\.variantKey))")
+        try expect(try await storage.entries(for: fresh.key).count == 1, "remove-expired", "a fresh entry was removed")
+    }
+
     /// Byte figures are checked when the backend reports a capacity (a backend whose capacity belongs to
     /// someone else, like Redis's `maxmemory`, reports zero bytes); entry counts always.
     static func usage(_ storage: any CacheStorage) async throws {

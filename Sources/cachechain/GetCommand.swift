@@ -20,11 +20,16 @@ struct GetCommand: AsyncParsableCommand {
             it. A Redis that is down, slow or refusing never fails the request: it is fetched from the origin \
             and the trace says why nothing was read or stored.
 
-            Exit codes: 0 success (any HTTP status); 1 the request failed (network, TLS, timeout) or, with \
-            --policy returnCacheDataDontLoad / only-if-cached, nothing usable is stored; 64 invalid usage.
+            Like curl: -X METHOD, -H 'Name: value', -d DATA (@file, @-), -o FILE, -i (status line, header \
+            fields, a blank line, then the body) and --fail.
+
+            Exit codes: 0 success (any HTTP status without --fail); 1 the request failed (network, TLS, \
+            timeout) or, with --policy returnCacheDataDontLoad / only-if-cached, nothing usable is stored; 22 \
+            with --fail, an HTTP status of 400 or more (curl's code); 64 invalid usage.
 
             Example:
               cachechain get https://example.com/ -v
+              cachechain get https://api.example.com/search -X QUERY -H 'Content-Type: application/json' -d @query.json -i
               cachechain get https://example.com/ --policy returnCacheDataDontLoad
               cachechain get https://example.com/ --backend redis --redis-url redis://127.0.0.1:6379/0
             """
@@ -65,8 +70,7 @@ struct GetCommand: AsyncParsableCommand {
     )
     var caFile: String?
 
-    @Flag(name: [.customShort("i"), .customLong("include")], help: "Print the status line and headers instead of the body.")
-    var includeHeaders = false
+    @OptionGroup var request: RequestOptions
 
     @Flag(help: "Create the --key-file with a new random key (mode 0600) when it does not exist.")
     var createKey = false
@@ -125,23 +129,26 @@ struct GetCommand: AsyncParsableCommand {
     func run() async throws {
         let client: HTTPCacheClient
         do {
-            let transport = CurlTransport(configuration: .init(caFile: caFile, caDirectory: caFile == nil ? nil : PipelineOptions.systemCADirectory))
+            let transport = CurlTransport(configuration: .init(
+                caFile: caFile, caDirectory: caFile == nil ? nil : PipelineOptions.systemCADirectory, recordsHTTPVersion: true
+            ))
             client = HTTPCacheClient(transport: transport, configuration: try makeConfiguration())
         } catch {
             printError("Error: cannot open the cache in \(backend == .disk ? cache.directory : redis.description): \(error)")
             throw ToolExitCode.failure
         }
         let started = ContinuousClock.now
+        let pipelineRequest = try request.makeRequest(url: url)
         let response: PipelineResponse
         do {
             var values = ContextValues()
             if progress ?? (isatty(STDERR_FILENO) == 1) { values[TransferProgressKey.self] = DownloadProgressLine.report }
-            response = try await client.send(PipelineRequest(head: try HTTPRequest(url: url)), cachePolicy: policy?.policy, values: values)
+            response = try await client.send(pipelineRequest, cachePolicy: policy?.policy, values: values)
         } catch let error as CacheChainError where error.code == .notInCache {
             printError("Error: nothing usable is stored for \(url), and the policy does not use the network")
             throw ToolExitCode.failure
         } catch {
-            printError("Error: GET \(url) failed: \(error)")
+            printError("Error: \(pipelineRequest.head.method) \(url) failed: \(error)")
             throw ToolExitCode.failure
         }
         if let failure = response.trace.first(where: { $0.code == .storageError }) {
@@ -151,16 +158,13 @@ struct GetCommand: AsyncParsableCommand {
         printError("\(response.cacheStatus.label) \(response.head.status.code) \(url)")
         for reason in response.trace { printError("  · \(reason)") }
         if verbose {
-            printError("  key: \(CacheKey(try HTTPRequest(url: url)))")
+            printError("  key: \(CacheKey(pipelineRequest.head))")
             printError("  age: \(response.head.headerFields[.age] ?? "0") s, \(response.body.count) bytes, \(elapsed)")
         }
-        if includeHeaders {
-            var head = "HTTP/1.1 \(response.head.status.code) \(response.head.status.reasonPhrase)\n"
-            for field in response.head.headerFields { head += "\(field.name): \(field.value)\n" }
-            FileHandle.standardOutput.write(Data(head.utf8))
-        } else {
-            try response.body.forEachChunk { chunk in FileHandle.standardOutput.write(Data(chunk)) }
+        if response.cacheStatus == .unsatisfiable {
+            try ResponseOutput(options: request).write(response, url: url)
+            throw ToolExitCode.failure
         }
-        if response.cacheStatus == .unsatisfiable { throw ToolExitCode.failure }
+        try ResponseOutput(options: request).write(response, url: url)
     }
 }

@@ -6,9 +6,11 @@ import Foundation
 struct PurgeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "purge",
-        abstract: "Remove stored responses: one URL, a URL prefix, those stored since a date, or all.",
+        abstract: "Remove stored responses: one URL, a URL prefix, those stored since a date, the expired ones, or all.",
         discussion: """
-            Give exactly one of --url, --prefix, --since or --all. Prints how many entries were removed.
+            Give exactly one of --url, --prefix, --since, --expired, --stale-older-than or --all. Prints how many \
+            entries were removed. --expired removes every stale response (its freshness lifetime has passed); \
+            --stale-older-than keeps those stale for less than DURATION, which may still be revalidated cheaply.
 
             Exit codes: 0 success; 1 the cache directory cannot be opened or the removal failed; 64 invalid \
             usage (no selector, or more than one).
@@ -16,6 +18,7 @@ struct PurgeCommand: AsyncParsableCommand {
             Example:
               cachechain purge --prefix https://api.example.com/v1/
               cachechain purge --since 2026-11-01T00:00:00Z
+              cachechain purge --stale-older-than 7d
             """
     )
 
@@ -38,13 +41,24 @@ struct PurgeCommand: AsyncParsableCommand {
     )
     var since: Date?
 
+    @Flag(help: "Remove every expired (stale) response.")
+    var expired = false
+
+    @Option(
+        help: ArgumentHelp("Remove the responses stale for at least this long (90s, 15m, 1h30m, 7d).", valueName: "duration"),
+        transform: DurationArgument.parse
+    )
+    var staleOlderThan: Duration?
+
     @Flag(help: "Remove everything.")
     var all = false
 
     func validate() throws {
-        let selectors = [url != nil, prefix != nil, since != nil, all].filter { $0 }.count
+        let selectors = [url != nil, prefix != nil, since != nil, expired, staleOlderThan != nil, all].filter { $0 }.count
         guard selectors == 1 else {
-            throw ValidationError("give exactly one of --url, --prefix, --since or --all (got \(selectors))")
+            throw ValidationError(
+                "give exactly one of --url, --prefix, --since, --expired, --stale-older-than or --all (got \(selectors))"
+            )
         }
         if let url, (try? HTTPRequest(url: url)) == nil { throw ValidationError("'\(url)' is not an absolute http or https URL") }
         try cache.validateKeyFile(createKey: false)
@@ -55,7 +69,10 @@ struct PurgeCommand: AsyncParsableCommand {
             let client = HTTPCacheClient(transport: NoNetworkTransport(), configuration: try cache.makeConfiguration())
             let before = await client.configuration.storage.usage().entryCount
             printError("purging \(cache.directory) (\(before) entries)…")
-            if let url {
+            var expiredCount: Int?
+            if expired || staleOlderThan != nil {
+                expiredCount = try await client.removeExpiredResponses(olderThan: staleOlderThan ?? .zero)
+            } else if let url {
                 try await client.removeCachedResponse(for: try HTTPRequest(url: url))
             } else if let prefix {
                 try await client.removeCachedResponses(urlPrefix: prefix)
@@ -65,7 +82,11 @@ struct PurgeCommand: AsyncParsableCommand {
                 try await client.removeAllCachedResponses()
             }
             let after = await client.configuration.storage.usage().entryCount
-            print("removed \(before - after) entr\(before - after == 1 ? "y" : "ies"); \(after) left")
+            if let expiredCount {
+                print("removed \(expiredCount) expired entr\(expiredCount == 1 ? "y" : "ies"); \(after) left")
+            } else {
+                print("removed \(before - after) entr\(before - after == 1 ? "y" : "ies"); \(after) left")
+            }
         } catch {
             printError("Error: purge failed in \(cache.directory): \(error)")
             throw ToolExitCode.failure

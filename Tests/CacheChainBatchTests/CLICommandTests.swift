@@ -1,3 +1,4 @@
+import CacheChain
 import CacheChainLoopback
 import Foundation
 import Testing
@@ -33,6 +34,56 @@ struct CLICommandTests: BatchSubprocessSuite {
         let bad = try await run(["get", "not a url"] + cache, in: directory)
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("not an absolute http or https URL"))
+        try await origin.shutdown()
+    }
+
+    @Test("get like curl: -X, -H, -d (POST, form type, @file without line breaks), -o, -i with reason phrase and body, --fail exits 22")
+    func curlOptions() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let origin = try await LoopbackOrigin.start()
+        origin.route("/echo", handler: { request in
+            let echoed = "\(request.method) \(request.header("X-Team") ?? "-") \(request.header("Content-Type") ?? "-") "
+                + String(decoding: request.body, as: UTF8.self)
+            return LoopbackRoute(headers: [("Cache-Control", "no-store")], body: echoed)
+        })
+        origin.route("/doc", LoopbackRoute(headers: [("Cache-Control", "max-age=600"), ("X-Kind", "doc")], body: "the body"))
+        origin.route("/missing", LoopbackRoute(status: 404, headers: [("Cache-Control", "no-store")], body: "not here"))
+        let cache = ["--cache-dir", directory.appendingPathComponent("cache").path]
+
+        let posted = try await run(["get", origin.url("/echo"), "-d", "a=1", "-d", "b=2", "-H", "X-Team: blue"] + cache, in: directory)
+        #expect(posted.status == 0)
+        #expect(posted.stdout == "POST blue application/x-www-form-urlencoded a=1&b=2")
+        let file = directory.appendingPathComponent("query.json")
+        try Data("{\"q\":\n\"cats\"}\r\n".utf8).write(to: file)
+        let query = try await run(
+            ["get", origin.url("/echo"), "-X", "QUERY", "-H", "Content-Type: application/json", "--data", "@" + file.path] + cache,
+            in: directory
+        )
+        #expect(query.stdout == "QUERY - application/json {\"q\":\"cats\"}")
+
+        let headFile = directory.appendingPathComponent("head.txt")
+        #expect(try await run(["get", origin.url("/doc"), "-i", "-o", headFile.path] + cache, in: directory).status == 0)
+        let included = String(decoding: try Data(contentsOf: headFile), as: UTF8.self)  // the bytes, CRLFs included
+        #expect(included.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(included.contains("\r\nX-Kind: doc\r\n"))
+        #expect(included.hasSuffix("\r\n\r\nthe body"), "header fields, a blank line, then the body")
+        let output = directory.appendingPathComponent("out.txt")
+        let saved = try await run(["get", origin.url("/doc"), "-o", output.path] + cache, in: directory)
+        #expect(saved.status == 0)
+        #expect(saved.stdout.isEmpty)
+        #expect(try String(contentsOf: output, encoding: .utf8) == "the body")
+
+        let missing = try await run(["get", origin.url("/missing")] + cache, in: directory)
+        #expect(missing.status == 0)
+        #expect(missing.stdout == "not here")
+        let failed = try await run(["get", origin.url("/missing"), "--fail", "-i"] + cache, in: directory)
+        #expect(failed.status == 22)
+        #expect(failed.stdout.isEmpty)
+        #expect(failed.stderr.contains("the requested URL returned error: 404 Not Found"))
+        let badHeader = try await run(["get", origin.url("/doc"), "-H", "no colon"] + cache, in: directory)
+        #expect(badHeader.status == 64)
+        #expect(badHeader.stderr.contains("is not a header field"))
         try await origin.shutdown()
     }
 
@@ -79,7 +130,37 @@ struct CLICommandTests: BatchSubprocessSuite {
         #expect(try await run(["purge", "--all"] + cache, in: directory).stdout == "removed 1 entry; 0 left")
         let noSelector = try await run(["purge"] + cache, in: directory)
         #expect(noSelector.status == 64)
-        #expect(noSelector.stderr.contains("exactly one of --url, --prefix, --since or --all"))
+        #expect(noSelector.stderr.contains("exactly one of --url, --prefix, --since, --expired, --stale-older-than or --all"))
+        try await origin.shutdown()
+    }
+
+    @Test("purge --stale-older-than and --expired print how many expired entries they removed; a fresh one stays")
+    func purgeExpired() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let origin = try await LoopbackOrigin.start()
+        func dated(_ secondsAgo: TimeInterval) -> (String, String) {
+            ("Date", HTTPDate.format(Date().addingTimeInterval(-secondsAgo)))
+        }
+        // Stale for about 2 h and about 10 min; fresh for 10 min.
+        origin.route("/old", LoopbackRoute(headers: [dated(7_260), ("Cache-Control", "max-age=60")], body: "old", etag: "\"o\""))
+        origin.route("/recent", LoopbackRoute(headers: [dated(660), ("Cache-Control", "max-age=60")], body: "recent", etag: "\"r\""))
+        origin.route("/fresh", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: "fresh"))
+        let cache = ["--cache-dir", directory.appendingPathComponent("cache").path]
+        for path in ["/old", "/recent", "/fresh"] { #expect(try await run(["get", origin.url(path)] + cache, in: directory).status == 0) }
+
+        let older = try await run(["purge", "--stale-older-than", "1h"] + cache, in: directory)
+        #expect(older.status == 0)
+        #expect(older.stdout == "removed 1 expired entry; 2 left")
+        let expired = try await run(["purge", "--expired"] + cache, in: directory)
+        #expect(expired.stdout == "removed 1 expired entry; 1 left")
+        #expect(try await run(["purge", "--expired"] + cache, in: directory).stdout == "removed 0 expired entries; 1 left")
+        #expect(try await run(["ls"] + cache, in: directory).stdout.contains("/fresh"))
+        let badDuration = try await run(["purge", "--stale-older-than", "soon"] + cache, in: directory)
+        #expect(badDuration.status == 64)
+        #expect(badDuration.stderr.contains("not a duration such as 90s, 15m, 1h30m or 7d"))
+        let twoSelectors = try await run(["purge", "--expired", "--all"] + cache, in: directory)
+        #expect(twoSelectors.status == 64)
         try await origin.shutdown()
     }
 
@@ -153,10 +234,10 @@ struct CLICommandTests: BatchSubprocessSuite {
     @Test("--help of the root and every subcommand exits 0 and names each option", arguments: [
         ([String](), ["demo", "get", "stats", "ls", "purge", "explain", "batch"]),
         (["demo"], ["--keep"]),
-        (["get"], ["--cache-dir", "--policy", "--cacert", "--include", "--verbose", "--progress", "--encrypt-https", "--key-file", "--create-key", "Exit codes"]),
+        (["get"], ["--cache-dir", "--policy", "--cacert", "--include", "--header", "--request", "--data", "--output", "--fail", "--verbose", "--progress", "--encrypt-https", "--key-file", "--create-key", "Exit codes"]),
         (["stats"], ["--cache-dir", "--json", "Exit codes"]),
         (["ls"], ["--cache-dir", "--prefix", "Exit codes"]),
-        (["purge"], ["--url", "--prefix", "--since", "--all", "Exit codes"]),
+        (["purge"], ["--url", "--prefix", "--since", "--expired", "--stale-older-than", "--all", "Exit codes"]),
         (["explain"], ["--cache-dir", "Exit codes"]),
     ])
     func help(command: [String], mentions: [String]) async throws {

@@ -141,6 +141,19 @@ public struct HTTPSRoutedStorage: CacheStorage {
         for backend in backends { try await backend.removeEntries(where: shouldRemove) }
     }
 
+    /// Removes the entries stale at `now` for at least `olderThan` from both backends.
+    /// - Parameters:
+    ///   - now: The current time.
+    ///   - olderThan: How long an entry must have been stale.
+    ///   - policy: The freshness rules.
+    /// - Returns: The number of variants removed, both backends together.
+    /// - Throws: A backend's storage error.
+    public func removeExpired(now: Date, olderThan: Duration, policy: CachePolicyConfiguration) async throws -> Int {
+        var removed = 0
+        for backend in backends { removed += try await backend.removeExpired(now: now, olderThan: olderThan, policy: policy) }
+        return removed
+    }
+
     /// Removes the entries under a URL prefix from both backends.
     /// - Parameter urlPrefix: The prefix.
     public func removeEntries(urlPrefix: String) async throws {

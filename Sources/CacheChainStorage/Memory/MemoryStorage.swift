@@ -1,4 +1,5 @@
 public import CacheChainCore
+public import CacheChainPolicy
 public import Foundation
 
 /// An in-memory backend with a byte (cost) limit, a count limit and true least-recently-used eviction.
@@ -39,6 +40,12 @@ public actor MemoryStorage: CacheStorage {
     /// The most variants (`Vary` selections) kept for one key: storing another evicts the key's least
     /// recently used variant (an `CacheEvent.Kind.evicted` event with the reason `variant-limit`).
     public let maximumVariantsPerKey: Int
+    /// How long a stale entry is kept beyond what its own `stale-while-revalidate`/`stale-if-error` allow
+    /// (``CacheEntry/isPastRetention(_:at:)``, the Redis backend's rule); `nil` (the default) keeps stale entries
+    /// until they are evicted or removed. A lookup drops an entry past it (an `CacheEvent.Kind.evicted` event
+    /// with the reason `stale-retention`).
+    public let staleRetention: Duration?
+    private let clock: any CacheClock
 
     /// Creates an empty memory backend.
     /// - Parameters:
@@ -46,6 +53,8 @@ public actor MemoryStorage: CacheStorage {
     ///   - countLimit: The maximum number of variants; unlimited by default.
     ///   - maximumEntryCost: The largest entry kept; by default the whole capacity.
     ///   - maximumVariantsPerKey: The most variants kept per key; 32 by default, at least 1.
+    ///   - staleRetention: The longest a stale entry is kept (see ``staleRetention``); unlimited by default.
+    ///   - clock: The clock ``staleRetention`` is measured with; the system's by default.
     ///   - events: Receives an `CacheEvent.Kind.evicted` event per evicted variant and a
     ///     `CacheEvent.Kind.storageError` event when a file-backed body cannot be read.
     public init(
@@ -53,8 +62,12 @@ public actor MemoryStorage: CacheStorage {
         countLimit: Int = .max,
         maximumEntryCost: Int? = nil,
         maximumVariantsPerKey: Int = 32,
+        staleRetention: Duration? = nil,
+        clock: any CacheClock = SystemClock(),
         events: CacheEventSink = .none
     ) {
+        self.staleRetention = staleRetention
+        self.clock = clock
         self.capacity = max(0, capacity)
         self.countLimit = max(0, countLimit)
         self.maximumEntryCost = max(0, maximumEntryCost ?? capacity)
@@ -62,7 +75,8 @@ public actor MemoryStorage: CacheStorage {
         self.events = events
     }
 
-    /// Returns the variants stored for a key, most recently stored first, and marks them recently used.
+    /// Returns the variants stored for a key, most recently stored first, and marks them recently used;
+    /// variants past ``staleRetention`` are removed instead.
     /// - Parameter key: The primary key.
     /// - Returns: The variants.
     /// - Complexity: O(v log v) for v variants of the key (at most ``maximumVariantsPerKey``); independent of
@@ -71,8 +85,14 @@ public actor MemoryStorage: CacheStorage {
         guard let variants = index[key] else { return [] }
         var found: [CacheEntry] = []
         found.reserveCapacity(variants.count)
-        for slot in variants.values {
+        let now = staleRetention.map { _ in clock.now() }
+        for (variantKey, slot) in variants {
             guard var stored = order[slot] else { continue }
+            if let staleRetention, let now, stored.entry.isPastRetention(staleRetention, at: now) {
+                removeSlot(slot, key: key, variantKey: variantKey)
+                events.emit(CacheEvent(.evicted, key: key, reasons: ["stale-retention"], bytes: stored.cost))
+                continue
+            }
             order.moveToHead(slot)
             useClock += 1
             stored.lastUse = useClock
@@ -168,6 +188,26 @@ public actor MemoryStorage: CacheStorage {
                 }
             }
         }
+    }
+
+    /// Removes every variant stale at `now` for at least `olderThan`.
+    /// - Parameters:
+    ///   - now: The current time.
+    ///   - olderThan: How long a variant must have been stale.
+    ///   - policy: The freshness rules.
+    /// - Returns: The number of variants removed.
+    /// - Complexity: O(n) for n stored variants.
+    public func removeExpired(now: Date, olderThan: Duration, policy: CachePolicyConfiguration) -> Int {
+        var removed = 0
+        for (key, variants) in index {
+            for (variantKey, slot) in variants {
+                if let stored = order[slot], stored.entry.isExpired(at: now, olderThan: olderThan, policy: policy) {
+                    removeSlot(slot, key: key, variantKey: variantKey)
+                    removed += 1
+                }
+            }
+        }
+        return removed
     }
 
     /// Removes every variant stored at or after a date.

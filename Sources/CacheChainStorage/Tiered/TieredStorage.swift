@@ -183,3 +183,24 @@ public struct TieredStorage: CacheStorage {
         try await disk.removeEntries(withUserInfoNamed: name, where: shouldRemove)
     }
 }
+
+extension TieredStorage {
+    /// Removes the entries stale at `now` for at least `olderThan` from both tiers.
+    /// - Parameters:
+    ///   - now: The current time.
+    ///   - olderThan: How long an entry must have been stale.
+    ///   - policy: The freshness rules.
+    /// - Returns: The number of distinct variants removed (a variant held by both tiers counts once).
+    /// - Throws: A tier's storage error.
+    public func removeExpired(now: Date, olderThan: Duration, policy: CachePolicyConfiguration) async throws -> Int {
+        let removed = LockedValue(Set<String>())
+        let select: @Sendable (CacheEntry) -> Bool = { entry in
+            guard entry.isExpired(at: now, olderThan: olderThan, policy: policy) else { return false }
+            removed.withLock { _ = $0.insert(entry.key.stringValue + "\u{0}" + entry.variantKey) }
+            return true
+        }
+        try await memory.removeEntries(where: select)
+        try await disk.removeEntries(where: select)
+        return removed.withLock { $0.count }
+    }
+}

@@ -1,0 +1,116 @@
+import ArgumentParser
+import CacheChain
+import Foundation
+
+/// The request options `get` shares with curl: `-X`, `-H`, `-d`, and what to do with the reply (`-i`, `-o`,
+/// `--fail`), with curl's names and meanings.
+struct RequestOptions: ParsableArguments {
+    @Option(
+        name: [.customShort("X"), .customLong("request")],
+        help: ArgumentHelp("The request method (default GET, or POST with --data), as curl's -X.", valueName: "method")
+    )
+    var method: String?
+
+    @Option(
+        name: [.customShort("H"), .customLong("header")],
+        help: ArgumentHelp(
+            "A request header field, 'Name: value' (repeatable); 'Name;' sends it empty, as curl does.",
+            valueName: "header"
+        )
+    )
+    var headers: [String] = []
+
+    @Option(
+        name: [.customShort("d"), .customLong("data")],
+        help: ArgumentHelp(
+            "A request body (repeatable, joined with &); @file reads a file and @- stdin, without their line "
+                + "breaks, as curl's -d. Makes the method POST and the Content-Type "
+                + "application/x-www-form-urlencoded unless -X or -H say otherwise.",
+            valueName: "data"
+        )
+    )
+    var data: [String] = []
+
+    @Option(
+        name: [.customShort("o"), .customLong("output")],
+        help: ArgumentHelp("Write the output to this file instead of stdout.", valueName: "file")
+    )
+    var output: String?
+
+    @Flag(
+        name: [.customShort("f"), .customLong("fail")],
+        help: "On an HTTP status of 400 or more, print nothing and exit 22 (curl's --fail)."
+    )
+    var fail = false
+
+    @Flag(
+        name: [.customShort("i"), .customLong("include")],
+        help: "Print the status line and header fields, a blank line, then the body (curl's -i)."
+    )
+    var includeHeaders = false
+
+    func validate() throws {
+        if let method, HTTPRequest.Method(method) == nil {
+            throw ValidationError("-X '\(method)' is not an HTTP method (a token such as GET, POST or QUERY)")
+        }
+        for header in headers { _ = try Self.field(header) }
+    }
+
+    /// The request: method, URL, fields and body.
+    /// - Parameter url: The absolute URL.
+    /// - Returns: The request.
+    /// - Throws: `ValidationError` for a header that is not a field, `CacheChainError` for a URL, a file
+    ///   that cannot be read.
+    func makeRequest(url: String) throws -> PipelineRequest {
+        var head = try HTTPRequest(url: url)
+        let body = try requestBody()
+        if let method, let parsed = HTTPRequest.Method(method) {
+            head.method = parsed
+        } else if body != nil {
+            head.method = .post
+        }
+        for header in headers {
+            if let field = try Self.field(header) { head.headerFields.append(field) }
+        }
+        if body != nil, head.headerFields[.contentType] == nil {
+            head.headerFields[.contentType] = "application/x-www-form-urlencoded"
+        }
+        return PipelineRequest(head: head, body: body.map { HTTPBody($0) })
+    }
+
+    /// The field of a `-H` argument: `Name: value`, or `Name;` for an empty value; `nil` for `Name:` (curl
+    /// removes a field of its own that way; `get` adds none).
+    static func field(_ header: String) throws -> HTTPField? {
+        let problem = ValidationError("-H '\(header)' is not a header field: write 'Name: value'")
+        if header.hasSuffix(";"), let name = HTTPField.Name(String(header.dropLast())) { return HTTPField(name: name, value: "") }
+        guard let colon = header.firstIndex(of: ":"), let name = HTTPField.Name(String(header[..<colon])) else { throw problem }
+        let value = header[header.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        guard !value.isEmpty else { return nil }
+        guard !value.contains("\r"), !value.contains("\n") else { throw problem }
+        return HTTPField(name: name, value: value)
+    }
+
+    /// The bytes of the `-d` arguments joined with `&`; `nil` without `-d`.
+    private func requestBody() throws -> [UInt8]? {
+        guard !data.isEmpty else { return nil }
+        var parts: [[UInt8]] = []
+        for argument in data {
+            guard argument.hasPrefix("@") else {
+                parts.append(Array(argument.utf8))
+                continue
+            }
+            let path = String(argument.dropFirst())
+            let contents: Data
+            if path == "-" {
+                contents = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                guard let read = FileManager.default.contents(atPath: path) else {
+                    throw ValidationError("-d @\(path): no such readable file")
+                }
+                contents = read
+            }
+            parts.append(contents.filter { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") })
+        }
+        return Array(parts.joined(separator: [UInt8(ascii: "&")]))
+    }
+}
