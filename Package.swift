@@ -351,7 +351,7 @@ let package = Package(
         // A child process for the disk backend's crash, multi-process and large-body tests.
         .executableTarget(
             name: "cachechain-storage-probe",
-            dependencies: ["CacheChainStorage", "CacheChainDiskStorage"],
+            dependencies: ["CacheChainStorage", "CacheChainDiskStorage", "CSQLite"],
             path: "Tests/CacheChainStorageProbe",
             swiftSettings: strictSettings
         ),

@@ -8,13 +8,18 @@ public struct PipelineRequest: Sendable, Hashable {
     public var head: HTTPRequest
     /// The request body, for methods that carry one.
     public var body: HTTPBody?
+    /// What the cache's front door found and decided for this request, for the interceptors inside it;
+    /// `nil` above it, or when no front door runs.
+    public var cacheLookup: CacheLookup?
 
     /// Creates a request.
     /// - Parameters:
     ///   - head: The request head.
     ///   - body: An optional body.
-    public init(head: HTTPRequest, body: HTTPBody? = nil) {
+    ///   - cacheLookup: The cache's lookup, when an interceptor hands one inward.
+    public init(head: HTTPRequest, body: HTTPBody? = nil, cacheLookup: CacheLookup? = nil) {
         self.head = head
         self.body = body
+        self.cacheLookup = cacheLookup
     }
 }

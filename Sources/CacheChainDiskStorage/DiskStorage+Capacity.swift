@@ -9,14 +9,16 @@ extension DiskStorage {
     /// - Parameter newCapacity: The new limit in bytes.
     /// - Throws: `CacheChainError` `storage-failed` when the index cannot be written (the limit is still changed).
     /// - Complexity: O(e log n) for e evicted entries.
-    public func setCapacity(_ newCapacity: Int) throws(CacheChainError) {
-        capacity = max(0, newCapacity)
-        guard configuration.accessMode == .readWrite else { return }  // nothing to evict from a cache this instance never writes
-        try flushUses()  // evict by the up-to-date use order
-        let outcome = try indexCall { () throws(CacheChainError) in
-            try index.transaction { () throws(CacheChainError) in try evictToFit(excluding: -1) }
+    public func setCapacity(_ newCapacity: Int) async throws(CacheChainError) {
+        try await io.run { () throws(CacheChainError) in
+            capacity = max(0, newCapacity)
+            guard configuration.accessMode == .readWrite else { return }  // nothing to evict from a cache this instance never writes
+            try flushUses()  // evict by the up-to-date use order
+            let outcome = try indexCall { () throws(CacheChainError) in
+                try index.transaction { () throws(CacheChainError) in try evictToFit(excluding: -1) }
+            }
+            finishEviction(outcome)
         }
-        finishEviction(outcome)
     }
 
     /// Inside a transaction: deletes least-recently-used rows until the committed total fits ``capacity``.

@@ -6,6 +6,6 @@ extension DiskStorage {
     /// - Throws: `CacheChainError` when the index cannot be written.
     /// - Complexity: O(u log n) for u recorded uses.
     public func flushPendingWrites() async throws {
-        try flush()
+        try await flush()
     }
 }

@@ -25,26 +25,28 @@ extension DiskStorage {
     /// - Returns: The report.
     /// - Throws: `CacheChainError` when the index cannot be read at all.
     /// - Complexity: O(total bytes stored).
-    public func checkIntegrity() throws(CacheChainError) -> IntegrityReport {
-        try flushUses()
-        var problems = try index.check().filter { $0 != "ok" }.map { "index: \($0)" }
-        let totals = try index.totals()
-        let recount = try index.recount()
-        if totals != recount {
-            problems.append(
-                "totals row says \(totals.bytes) bytes in \(totals.count) entries, rows hold \(recount.bytes) in \(recount.count)"
-            )
-        }
-        var checked = 0
-        try index.rows { row in
-            checked += 1
-            do throws(CacheChainError) {
-                _ = try decode(row, inMemoryLimit: 0)
-            } catch {
-                problems.append("entry \(row.id): \(error.message)")
+    public func checkIntegrity() async throws(CacheChainError) -> IntegrityReport {
+        try await io.run { () throws(CacheChainError) in
+            try flushUses()
+            var problems = try index.check().filter { $0 != "ok" }.map { "index: \($0)" }
+            let totals = try index.totals()
+            let recount = try index.recount()
+            if totals != recount {
+                problems.append(
+                    "totals row says \(totals.bytes) bytes in \(totals.count) entries, rows hold \(recount.bytes) in \(recount.count)"
+                )
             }
+            var checked = 0
+            try index.rows { row in
+                checked += 1
+                do throws(CacheChainError) {
+                    _ = try decode(row, inMemoryLimit: 0)
+                } catch {
+                    problems.append("entry \(row.id): \(error.message)")
+                }
+            }
+            return IntegrityReport(checkedEntries: checked, problems: problems)
         }
-        return IntegrityReport(checkedEntries: checked, problems: problems)
     }
 
     /// The entry file names the index references (for tests).

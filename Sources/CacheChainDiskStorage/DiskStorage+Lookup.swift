@@ -12,9 +12,11 @@ extension DiskStorage {
     ///   are removed), `storage-failed` when the index cannot be read.
     /// - Complexity: O(log n) in the number of entries (one descent of the index's row-id B-tree), plus
     ///   reading the bodies.
-    public func entries(for key: CacheKey) throws(CacheChainError) -> [CacheEntry] {
-        let keyString = key.stringValue
-        return try readChecked(key: key) { () throws(CacheChainError) in try index.lookup(key: keyString) }
+    public func entries(for key: CacheKey) async throws(CacheChainError) -> [CacheEntry] {
+        try await io.run { () throws(CacheChainError) in
+            let keyString = key.stringValue
+            return try readChecked(key: key) { () throws(CacheChainError) in try index.lookup(key: keyString) }
+        }
     }
 
     /// Returns the variants of a key that may answer a request, each checked: the key's only variant, or
@@ -29,22 +31,24 @@ extension DiskStorage {
     /// - Complexity: O(log n) index work per distinct `Vary` name list of the key (almost always one),
     ///   whatever the number of its variants, plus reading the candidates' bodies.
     public func entries(for key: CacheKey, matching request: HTTPRequest) async throws(CacheChainError) -> [CacheEntry] {
-        let keyString = key.stringValue
-        let digestKey = directoryVaryDigestKey
-        return try readChecked(key: key) { () throws(CacheChainError) in
-            let first = try index.firstRows(key: keyString)
-            guard first.count > 1 else { return first }
-            var variants = [""]
-            for spec in try index.varySpecs(key: keyString) {
-                let names = spec.split(separator: ",").map(String.init)
-                let variant = VaryFields.variantKey(of: request, varyNames: names, key: digestKey)
-                if !variants.contains(variant) { variants.append(variant) }
+        try await io.run { () throws(CacheChainError) in
+            let keyString = key.stringValue
+            let digestKey = directoryVaryDigestKey
+            return try readChecked(key: key) { () throws(CacheChainError) in
+                let first = try index.firstRows(key: keyString)
+                guard first.count > 1 else { return first }
+                var variants = [""]
+                for spec in try index.varySpecs(key: keyString) {
+                    let names = spec.split(separator: ",").map(String.init)
+                    let variant = VaryFields.variantKey(of: request, varyNames: names, key: digestKey)
+                    if !variants.contains(variant) { variants.append(variant) }
+                }
+                var rows: [DiskIndex.Row] = []
+                for variant in variants {
+                    if let row = try index.lookup(key: keyString, variant: variant) { rows.append(row) }
+                }
+                return rows
             }
-            var rows: [DiskIndex.Row] = []
-            for variant in variants {
-                if let row = try index.lookup(key: keyString, variant: variant) { rows.append(row) }
-            }
-            return rows
         }
     }
 

@@ -7,8 +7,10 @@ extension DiskStorage {
     /// - Parameter key: The primary key.
     /// - Throws: `CacheChainError` when the index cannot be written.
     /// - Complexity: O(log n).
-    public func remove(_ key: CacheKey) throws(CacheChainError) {
-        try deleteRows { () throws(CacheChainError) in try index.deleteKey(key.stringValue) }
+    public func remove(_ key: CacheKey) async throws(CacheChainError) {
+        try await io.run { () throws(CacheChainError) in
+            try deleteRows { () throws(CacheChainError) in try index.deleteKey(key.stringValue) }
+        }
     }
 
     /// Removes one variant of a key.
@@ -17,23 +19,27 @@ extension DiskStorage {
     ///   - variantKey: The variant.
     /// - Throws: `CacheChainError` when the index cannot be written.
     /// - Complexity: O(log n).
-    public func remove(_ key: CacheKey, variantKey: String) throws(CacheChainError) {
-        try deleteRows { () throws(CacheChainError) in try index.deleteVariant(key: key.stringValue, variant: variantKey) }
+    public func remove(_ key: CacheKey, variantKey: String) async throws(CacheChainError) {
+        try await io.run { () throws(CacheChainError) in
+            try deleteRows { () throws(CacheChainError) in try index.deleteVariant(key: key.stringValue, variant: variantKey) }
+        }
     }
 
     /// Removes every entry and its file. It works on a full disk: when the index cannot be written for lack of
     /// space, the entry files are deleted first and SQLite's log is checkpointed, then the rows are deleted.
     /// - Throws: `CacheChainError` when the index cannot be written (read-only instance or file system).
     /// - Complexity: O(n).
-    public func removeAll() throws(CacheChainError) {
-        do throws(CacheChainError) {
-            try deleteRows { () throws(CacheChainError) in try index.deleteAll() }
-        } catch where Self.isDiskFull(error) {
-            // SQLite needs room in its log to delete rows: free the entry files first, fold the log into the
-            // database, then delete the rows.
-            removeAllEntryFiles()
-            index.checkpoint()
-            try deleteRows { () throws(CacheChainError) in try index.deleteAll() }
+    public func removeAll() async throws(CacheChainError) {
+        try await io.run { () throws(CacheChainError) in
+            do throws(CacheChainError) {
+                try deleteRows { () throws(CacheChainError) in try index.deleteAll() }
+            } catch where Self.isDiskFull(error) {
+                // SQLite needs room in its log to delete rows: free the entry files first, fold the log into the
+                // database, then delete the rows.
+                removeAllEntryFiles()
+                index.checkpoint()
+                try deleteRows { () throws(CacheChainError) in try index.deleteAll() }
+            }
         }
     }
 
@@ -41,16 +47,20 @@ extension DiskStorage {
     /// - Parameter date: The earliest `CacheEntry.storedAt` to remove.
     /// - Throws: `CacheChainError` when the index cannot be written.
     /// - Complexity: O(n) inside SQLite; no entry is decoded.
-    public func removeEntries(storedSince date: Date) throws(CacheChainError) {
-        try deleteRows { () throws(CacheChainError) in try index.deleteStored(since: date.timeIntervalSinceReferenceDate) }
+    public func removeEntries(storedSince date: Date) async throws(CacheChainError) {
+        try await io.run { () throws(CacheChainError) in
+            try deleteRows { () throws(CacheChainError) in try index.deleteStored(since: date.timeIntervalSinceReferenceDate) }
+        }
     }
 
     /// Removes every entry whose URL starts with a prefix.
     /// - Parameter urlPrefix: The prefix, compared with `CacheKey.url`.
     /// - Throws: `CacheChainError` when the index cannot be written.
     /// - Complexity: O(n) inside SQLite; no entry is decoded.
-    public func removeEntries(urlPrefix: String) throws(CacheChainError) {
-        try deleteRows { () throws(CacheChainError) in try index.deleteURLs(prefix: urlPrefix) }
+    public func removeEntries(urlPrefix: String) async throws(CacheChainError) {
+        try await io.run { () throws(CacheChainError) in
+            try deleteRows { () throws(CacheChainError) in try index.deleteURLs(prefix: urlPrefix) }
+        }
     }
 
     /// Removes the entries holding a userInfo value named `name` for which the predicate holds.
@@ -62,8 +72,10 @@ extension DiskStorage {
     public func removeEntries(
         withUserInfoNamed name: String,
         where shouldRemove: @Sendable (CacheEntry) -> Bool
-    ) throws(CacheChainError) {
-        _ = try removeRows(tagged: name, where: shouldRemove)
+    ) async throws(CacheChainError) {
+        try await io.run { () throws(CacheChainError) in
+            _ = try removeRows(tagged: name, where: shouldRemove)
+        }
     }
 
     /// Removes every entry for which the predicate holds; it sees each entry with its body (in memory, or a
@@ -71,8 +83,10 @@ extension DiskStorage {
     /// - Parameter shouldRemove: Decides per entry.
     /// - Throws: `CacheChainError` when the index cannot be read or written.
     /// - Complexity: O(n): every entry's metadata is decoded.
-    public func removeEntries(where shouldRemove: @Sendable (CacheEntry) -> Bool) throws(CacheChainError) {
-        _ = try removeRows(tagged: nil, where: shouldRemove)
+    public func removeEntries(where shouldRemove: @Sendable (CacheEntry) -> Bool) async throws(CacheChainError) {
+        try await io.run { () throws(CacheChainError) in
+            _ = try removeRows(tagged: nil, where: shouldRemove)
+        }
     }
 
     /// Removes every entry stale at `now` for at least `olderThan`; damaged entries are left to lookups and
@@ -84,17 +98,21 @@ extension DiskStorage {
     /// - Returns: The number of variants removed (one replaced by another process meanwhile is not).
     /// - Throws: `CacheChainError` when the index cannot be read or written.
     /// - Complexity: O(n): every entry's metadata is decoded.
-    public func removeExpired(now: Date, olderThan: Duration, policy: CachePolicyConfiguration) throws(CacheChainError) -> Int {
-        try removeRows(tagged: nil, where: { $0.isExpired(at: now, olderThan: olderThan, policy: policy) })
+    public func removeExpired(now: Date, olderThan: Duration, policy: CachePolicyConfiguration) async throws(CacheChainError) -> Int {
+        try await io.run { () throws(CacheChainError) in
+            try removeRows(tagged: nil, where: { $0.isExpired(at: now, olderThan: olderThan, policy: policy) })
+        }
     }
 
     /// Every key with a stored variant.
     /// - Returns: The keys.
     /// - Throws: `CacheChainError` when the index cannot be read.
     /// - Complexity: O(n).
-    public func keys() throws(CacheChainError) -> [CacheKey] {
-        let metas = try indexCall { () throws(CacheChainError) in try index.oneMetaPerKey() }
-        return metas.compactMap { try? DiskEntryCodec.decodeMeta($0, body: .empty).entry.key }
+    public func keys() async throws(CacheChainError) -> [CacheKey] {
+        try await io.run { () throws(CacheChainError) in
+            let metas = try indexCall { () throws(CacheChainError) in try index.oneMetaPerKey() }
+            return metas.compactMap { try? DiskEntryCodec.decodeMeta($0, body: .empty).entry.key }
+        }
     }
 
     /// Exact disk usage (the sum of entry sizes, kept by the index in every transaction), the capacity and
@@ -102,9 +120,11 @@ extension DiskStorage {
     /// are zero.
     /// - Returns: The usage; zero figures when the index cannot be read.
     /// - Complexity: O(1).
-    public func usage() -> StorageUsage {
-        let totals = (try? indexCall { () throws(CacheChainError) in try index.totals() }) ?? (bytes: 0, count: 0)
-        return StorageUsage(diskBytes: totals.bytes, diskCapacity: capacity, entryCount: totals.count)
+    public func usage() async -> StorageUsage {
+        await io.run {
+            let totals = (try? indexCall { () throws(CacheChainError) in try index.totals() }) ?? (bytes: 0, count: 0)
+            return StorageUsage(diskBytes: totals.bytes, diskCapacity: capacity, entryCount: totals.count)
+        }
     }
 
     /// Removes the rows whose entry the predicate selects; returns how many were removed.

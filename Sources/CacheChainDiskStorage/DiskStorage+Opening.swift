@@ -121,9 +121,11 @@ extension DiskStorage {
     /// ``Configuration/orphanGracePeriod``: temporary files of killed writers and files of replaced or
     /// removed entries whose deletion was interrupted. Stores do this lazily, one shard at a time.
     /// - Complexity: O(f log n) for f files in the directory.
-    public func sweepOrphans() {
-        guard isWritable else { return }
-        Self.sweepTemporaryFiles(root, grace: configuration.orphanGracePeriod)
-        for shard in 0..<256 { sweep(shard: shard) }
+    public func sweepOrphans() async {
+        await io.run {
+            guard isWritable else { return }
+            Self.sweepTemporaryFiles(root, grace: configuration.orphanGracePeriod)
+            for shard in 0..<256 { sweep(shard: shard) }
+        }
     }
 }

@@ -15,7 +15,7 @@ extension DiskStorage {
     /// opens the directory digests alike and finds the variants the others stored.
     /// - Parameter key: The primary key (unused: one key per directory).
     /// - Returns: The directory's key.
-    public nonisolated func varyDigestKey(for key: CacheKey) -> VaryDigestKey {
+    public func varyDigestKey(for key: CacheKey) -> VaryDigestKey {
         directoryVaryDigestKey
     }
 

@@ -35,16 +35,20 @@ import Foundation
 /// most 4,096) records nothing: the order is exact except among those. Eviction removes the least
 /// recently used rows in the store's transaction, so ``usage()`` is exact at every commit.
 ///
-/// **Concurrency.** An actor: calls are serialized per instance and run on the cooperative pool; each
-/// does short, bounded file and SQLite work (a 1 GiB store or checked hit takes as long as reading it).
-/// Other processes and other instances coordinate through SQLite's locks (`busy_timeout` 10 s).
-public actor DiskStorage: CacheStorage {
+/// **Concurrency.** Every call runs on a serial dispatch queue of the instance's own, off Swift's
+/// cooperative pool: calls are serialized per instance, and their blocking SQLite and file work —
+/// including a wait of up to 10 s on SQLite's `busy_timeout` while another process holds the lock — never
+/// pins a cooperative thread (the caller's task is suspended meanwhile). Other processes and other
+/// instances coordinate through SQLite's locks.
+public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invariant: every mutable property is touched only by work running on `io`'s serial queue (each public method hops there)
+    /// The queue every call's blocking work runs on.
+    let io = BlockingIOQueue(label: "cachechain.disk")
     /// The configuration the storage was opened with.
-    public nonisolated let configuration: Configuration
+    public let configuration: Configuration
     /// The byte limit now: ``Configuration/capacity`` until ``setCapacity(_:)`` changes it.
     var capacity: Int
     /// The directory's key for secret `Vary` fields (``varyDigestKey(for:)``).
-    nonisolated let directoryVaryDigestKey: VaryDigestKey
+    let directoryVaryDigestKey: VaryDigestKey
     let root: String
     var index: DiskIndex
     /// Decodings of recently read metadata, reused while the bytes are the same.
@@ -103,7 +107,7 @@ public actor DiskStorage: CacheStorage {
     ///   - durability: `fast` by default.
     ///   - events: Receives eviction and storage-error events.
     /// - Throws: See ``init(configuration:)``.
-    public init(
+    public convenience init(
         directory: String,
         capacity: Int = 256 * 1024 * 1024,
         durability: Durability = .fast,
@@ -127,19 +131,21 @@ public actor DiskStorage: CacheStorage {
     ///   instance or file system, a missing directory…) or `body-unreadable`; the previously stored variant is
     ///   then still intact.
     /// - Complexity: O(log n) index work plus O(1) per evicted entry, plus writing the body.
-    public func store(_ entry: CacheEntry) throws(CacheChainError) {
-        guard entry.cached.storagePolicy == .allowed else { return }
-        try requireWritable("store \(entry.key)")
-        var attempts = 0
-        while true {
-            do throws(CacheChainError) {
-                return try storeOnce(entry)
-            } catch {
-                // A full disk: evict least recently used entries (reason `disk-full`) and try again.
-                attempts += 1
-                guard attempts <= Self.diskFullRetries, Self.isDiskFull(error),
-                    evictAfterDiskFull(needed: entry.cached.body.count + (64 << 10))
-                else { throw error }
+    public func store(_ entry: CacheEntry) async throws(CacheChainError) {
+        try await io.run { () throws(CacheChainError) in
+            guard entry.cached.storagePolicy == .allowed else { return }
+            try requireWritable("store \(entry.key)")
+            var attempts = 0
+            while true {
+                do throws(CacheChainError) {
+                    return try storeOnce(entry)
+                } catch {
+                    // A full disk: evict least recently used entries (reason `disk-full`) and try again.
+                    attempts += 1
+                    guard attempts <= Self.diskFullRetries, Self.isDiskFull(error),
+                        evictAfterDiskFull(needed: entry.cached.body.count + (64 << 10))
+                    else { throw error }
+                }
             }
         }
     }
@@ -228,9 +234,11 @@ public actor DiskStorage: CacheStorage {
     /// and on every store); call it before a process exits to keep the LRU order across runs.
     /// - Throws: `CacheChainError` when the index cannot be written.
     /// - Complexity: O(u log n) for u recorded uses.
-    public func flush() throws(CacheChainError) {
-        guard configuration.accessMode == .readWrite else { return }
-        try flushUses()
+    public func flush() async throws(CacheChainError) {
+        try await io.run { () throws(CacheChainError) in
+            guard configuration.accessMode == .readWrite else { return }
+            try flushUses()
+        }
     }
 
     /// Reads the boundary of the recent-use window again; on an index error every use is recorded.

@@ -21,7 +21,7 @@ struct SQLiteFailure: Error, CustomStringConvertible {
     var description: String { "SQLite error \(code): \(message)" }
 }
 
-/// One SQLite connection, owned by one ``DiskStorage`` actor (not thread-safe, never shared).
+/// One SQLite connection, owned by one ``DiskStorage`` and used only on its queue (not thread-safe, never shared).
 final class SQLiteDatabase {
     let path: String
     private let handle: OpaquePointer

@@ -6,11 +6,17 @@ import Logging
 
 /// Decides, for each request, whether a stored response answers it: the cache's front door.
 ///
-/// It looks the request up in `InterceptorContext.storage` under the context's key strategy, asks the
-/// RFC 9111 engine for a `CacheDecision` under the request's `InterceptorContext.cachePolicy` and then:
+/// It computes the request's key under the context's key strategy (or takes it from a `CacheLookup` an
+/// outer interceptor put on the request), looks it up in `InterceptorContext.storage`, asks the RFC 9111
+/// engine once for a `CacheDecision` under the request's `InterceptorContext.cachePolicy`, and hands the
+/// inner interceptors one `CacheLookup` on the request (`PipelineRequest.cacheLookup`) — the key and, to
+/// validate, the decision's conditional request with the stored variants — so they act on it instead of
+/// computing it again. Then it:
 /// - serves a fresh (or policy-allowed) stored response without calling `next` (status `hit`);
-/// - serves a stale response at once and revalidates in the background (`stale-while-revalidate`);
-/// - hands stored variants to the ``RevalidationInterceptor`` (through the context) and calls `next`;
+/// - serves a stale response at once and revalidates in the background (`stale-while-revalidate`) by
+///   sending the request again through `InterceptorContext.pipeline`;
+/// - hands the decision's conditional request and stored variants to the ``RevalidationInterceptor`` and
+///   calls `next`;
 /// - answers `only-if-cached` with 504 and `returnCacheDataDontLoad` with a `not-in-cache` error, never
 ///   touching the network;
 /// - serves a stale response when the origin fails and `stale-if-error` allows it;
@@ -40,7 +46,7 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
         guard method == .get || method == .head else {
             return try await forwardUnsafe(request, context: context, next: next)
         }
-        let key = context.cacheKeyStrategy.key(for: request.head)
+        let key = request.cacheLookup?.key ?? context.cacheKeyStrategy.key(for: request.head)
         var trace: [CacheReason] = []
         // A request for another virtual host (its Host field) must not see, nor fall back on, the URL's entries.
         let isForAnotherHost = context.policyEngine.hostMismatch(of: request.head) != nil
@@ -66,18 +72,24 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
             context.events.emit(CacheEvent(status == .hit ? .hit : .staleServed, key: key, reasons: codes(trace)))
             return serve(entries[index], status: status, request: request, context: context, trace: trace, age: report.currentAge)
 
-        case .useStoredAndRevalidate(let index, _, _, _) where context.revalidationQueue == nil || context.pipeline == nil:
+        case .useStoredAndRevalidate(let index, let conditional, _, _)
+        where context.revalidationQueue == nil || context.pipeline == nil:
             // Background revalidation is off (or there is no pipeline to re-send through): validate in line.
             trace.append(CacheReason(.staleWhileRevalidate, "background revalidation is disabled; validating now"))
-            return try await validate([entries[index]], request, context: context, next: next, key: key, trace: trace)
+            var inner = request
+            inner.cacheLookup = CacheLookup(key: key, validation: .init(conditional: conditional, candidates: [entries[index]]))
+            return try await fetch(inner, context: context, next: next, fallback: { entries[index] }, key: key, trace: trace)
 
         case .useStoredAndRevalidate(let index, _, let report, _):
             context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
             await scheduleBackgroundRevalidation(of: entries[index], request: request, context: context)
             return serve(entries[index], status: .stale, request: request, context: context, trace: trace, age: report.currentAge)
 
-        case .validate(let indices, _, _):
-            return try await validate(indices.map { entries[$0] }, request, context: context, next: next, key: key, trace: trace)
+        case .validate(let indices, let conditional, _):
+            let candidates = indices.map { entries[$0] }
+            var inner = request
+            inner.cacheLookup = CacheLookup(key: key, validation: .init(conditional: conditional, candidates: candidates))
+            return try await fetch(inner, context: context, next: next, fallback: { candidates.first }, key: key, trace: trace)
 
         case .fetch:
             var outgoing = request
@@ -85,8 +97,9 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
                 outgoing.head.headerFields[.cacheControl] = "no-cache"
                 outgoing.head.headerFields[.pragma] = "no-cache"
             }
-            let usable = engine.selectVariant(for: request.head, among: entries.map(\.exchange))
-            let fallback = usable.map { entries[$0] }
+            outgoing.cacheLookup = CacheLookup(key: key)
+            // The `stale-if-error` fallback is selected only if the origin fails.
+            let fallback = { engine.selectVariant(for: request.head, among: entries.map(\.exchange)).map { entries[$0] } }
             return try await fetch(outgoing, context: context, next: next, fallback: fallback, key: key, trace: trace)
 
         case .unsatisfiable:
@@ -128,47 +141,34 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
         }
     }
 
-    /// Hands stored variants to the ``RevalidationInterceptor`` (through the context) and fetches, with the
-    /// first variant as the `stale-if-error` fallback.
-    private func validate(
-        _ candidates: [CacheEntry],
-        _ request: PipelineRequest,
-        context: InterceptorContext,
-        next: Next,
-        key: CacheKey,
-        trace: [CacheReason]
-    ) async throws -> PipelineResponse {
-        var inner = context
-        inner.values[ValidationCandidatesKey.self] = ValidationCandidates(
-            entries: candidates,
-            isApplicationConditional: Self.isConditional(request.head)
-        )
-        return try await fetch(request, context: inner, next: next, fallback: candidates.first, key: key, trace: trace)
-    }
-
+    /// Sends the request inward; when the origin fails (or answers 5xx) and `stale-if-error` allows it,
+    /// serves `fallback` instead — the first validated variant, or the variant the request selects, which is
+    /// selected only then.
     private func fetch(
         _ request: PipelineRequest,
         context: InterceptorContext,
         next: Next,
-        fallback: CacheEntry?,
+        fallback: () -> CacheEntry?,
         key: CacheKey,
         trace: [CacheReason]
     ) async throws -> PipelineResponse {
         let now = context.now
-        let canFallBack = fallback.map {
-            context.policyEngine.canServeStaleOnError($0.exchange, request: request.head, now: now)
-        } ?? false
+        func usableFallback() -> CacheEntry? {
+            fallback().flatMap {
+                context.policyEngine.canServeStaleOnError($0.exchange, request: request.head, now: now) ? $0 : nil
+            }
+        }
         var response: PipelineResponse
         do {
             response = try await next(request, context)
-        } catch let error where canFallBack && !(error is CancellationError) && !Task.isCancelled {
-            guard let fallback else { throw error }
+        } catch let error where !(error is CancellationError) && !Task.isCancelled {
+            guard let fallback = usableFallback() else { throw error }
             var trace = trace
             trace.append(CacheReason(.staleIfError, "origin unreachable: \(Self.summary(error))"))
             context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
             return serve(fallback, status: .offline, request: request, context: context, trace: trace)
         }
-        if canFallBack, let fallback, [500, 502, 503, 504].contains(response.head.status.code) {
+        if [500, 502, 503, 504].contains(response.head.status.code), let fallback = usableFallback() {
             var trace = trace
             trace.append(CacheReason(.staleIfError, "origin answered \(response.head.status.code)"))
             context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
@@ -207,13 +207,15 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
         return response
     }
 
+    /// Sends the request again through the whole pipeline, in the client's revalidation queue, once per
+    /// stored variant at a time: without the application's validators, under `reloadRevalidatingCacheData`.
     private func scheduleBackgroundRevalidation(
         of entry: CacheEntry,
         request: PipelineRequest,
         context: InterceptorContext
     ) async {
         guard let queue = context.revalidationQueue, let pipeline = context.pipeline else { return }
-        var background = request
+        var background = PipelineRequest(head: request.head, body: request.body)
         background.head.headerFields[.ifNoneMatch] = nil
         background.head.headerFields[.ifModifiedSince] = nil
         var inner = context

@@ -30,9 +30,9 @@ struct CoalescingIdentity: Hashable, Sendable {
         hasher.combine(key)
     }
 
-    init(_ request: HTTPRequest, context: InterceptorContext) {
+    init(_ request: HTTPRequest, cacheLookup: CacheLookup?, context: InterceptorContext) {
         method = request.method
-        key = context.cacheKeyStrategy.key(for: request)
+        key = cacheLookup?.key ?? context.cacheKeyStrategy.key(for: request)
         cachePolicy = context.cachePolicy
         isStoringAllowed = context.isStoringAllowed
         timeout = context.timeout

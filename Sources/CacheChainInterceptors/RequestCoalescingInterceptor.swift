@@ -19,6 +19,8 @@ import HTTPTypes
 /// - a cancelled waiter stops waiting at once, and nobody else notices;
 /// - a cancelled leader does not cancel its waiters: one of them leads a new trip.
 ///
+/// The request goes inward with a ``CacheLookup`` holding its key, which ``CachePolicyInterceptor`` then uses.
+///
 /// Place it just outside ``CachePolicyInterceptor``, as the default chain does: the leader looks the
 /// request up, fetches and stores before the waiters are released, and a request that arrives after that
 /// starts a trip of its own that finds the stored response. (Placed inside `CachePolicyInterceptor`, a
@@ -46,7 +48,10 @@ public struct RequestCoalescingInterceptor: HTTPInterceptor {
         guard method == .get || method == .head, request.body == nil else {
             return try await next(request, context)
         }
-        let identity = CoalescingIdentity(request.head, context: context)
+        let identity = CoalescingIdentity(request.head, cacheLookup: request.cacheLookup, context: context)
+        // The key goes inward with the request, so the cache's front door does not compute it again.
+        var request = request
+        request.cacheLookup = request.cacheLookup ?? CacheLookup(key: identity.key)
         // `next` is only valid during this call, so the leader runs it here and publishes the result;
         // followers wait for that publication.
         while true {

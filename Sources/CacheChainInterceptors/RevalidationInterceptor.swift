@@ -3,15 +3,17 @@ import CacheChainPolicy
 import Foundation
 import HTTPTypes
 
-/// Turns a request for a stale (or must-validate) stored response into a conditional `GET` and applies
-/// the origin's `304 Not Modified`.
+/// Sends the cache's conditional request for a stale (or must-validate) stored response and applies the
+/// origin's `304 Not Modified`.
 ///
-/// It acts only when an outer ``CachePolicyInterceptor`` left stored variants in the context. It adds
-/// `If-None-Match` (every stored `ETag`) and `If-Modified-Since` (RFC 9111 §4.3.1 — a conditional `GET`,
-/// not the `HEAD` request Apple's older documents describe), calls `next`, and on a 304 freshens the
-/// matching stored variants (§4.3.4: new header fields replace stored ones, `Content-Length` excluded),
-/// writes them back and answers with the stored body (status `revalidated`). Any other answer goes up
-/// unchanged: a new `200` replaces the entry in the ``StorageDecisionInterceptor`` below.
+/// It acts only when the request carries a ``CacheLookup`` with a ``CacheLookup/validation`` — the
+/// ``CachePolicyInterceptor`` outside it puts one there when its decision is to validate — and otherwise
+/// passes the request through untouched. It sends the decision's conditional `GET` as it is
+/// (``CacheLookup/Validation/conditional``: `If-None-Match` with every stored `ETag`, `If-Modified-Since`;
+/// RFC 9111 §4.3.1 — a conditional `GET`, not the `HEAD` request Apple's older documents describe), and on a
+/// 304 freshens the matching stored variants (``CacheEntry/freshened(by:engine:requestTime:responseTime:)``,
+/// §4.3.4), writes them back and answers with the stored body (status `revalidated`). Any other answer goes
+/// up unchanged: a new `200` replaces the entry in the ``StorageDecisionInterceptor`` below.
 ///
 /// A 304 that answers the application's *own* validators and matches no stored variant is passed through
 /// as is. Storage failures while writing the freshened entry become an event and a trace reason.
@@ -21,8 +23,8 @@ public struct RevalidationInterceptor: HTTPInterceptor {
 
     /// Handles one request as described in the type's documentation.
     /// - Parameters:
-    ///   - request: The request.
-    ///   - context: Its context (with validation candidates when revalidating).
+    ///   - request: The request (with the cache's lookup when revalidating).
+    ///   - context: Its context.
     ///   - next: The rest of the chain.
     /// - Returns: The freshened stored response on 304, otherwise the origin's response.
     /// - Throws: The chain's error.
@@ -31,18 +33,13 @@ public struct RevalidationInterceptor: HTTPInterceptor {
         context: InterceptorContext,
         next: Next
     ) async throws -> PipelineResponse {
-        guard let candidates = context.values[ValidationCandidatesKey.self], !candidates.entries.isEmpty else {
+        guard let validation = request.cacheLookup?.validation, !validation.candidates.isEmpty else {
             return try await next(request, context)
         }
-        var inner = context
-        inner.values[ValidationCandidatesKey.self] = nil
         var conditional = request
-        conditional.head = context.policyEngine.conditionalRequest(
-            for: request.head,
-            validating: candidates.entries.map(\.exchange)
-        )
+        conditional.head = validation.conditional
         let requestTime = context.now
-        var response = try await next(conditional, inner)
+        var response = try await next(conditional, context)
         let responseTime = context.now
         guard response.head.status.code == 304 else {
             response.trace.append(CacheReason(.stale, "validation answered \(response.head.status.code)"))
@@ -51,25 +48,16 @@ public struct RevalidationInterceptor: HTTPInterceptor {
         let engine = context.policyEngine
         let chosen = engine.selectForFreshening(
             notModified: response.head,
-            candidates: candidates.entries.map(\.exchange)
+            candidates: validation.candidates.map(\.exchange)
         )
         guard !chosen.isEmpty else {
             response.trace.append(CacheReason(.notModified, "304 matches no stored variant; passed through"))
             return response
         }
-        var freshened: [CacheEntry] = []
-        for index in chosen {
-            var entry = candidates.entries[index]
-            let exchange = engine.freshen(
-                entry.exchange,
-                with: response.head,
-                requestTime: requestTime,
-                responseTime: responseTime
+        let freshened = chosen.map {
+            validation.candidates[$0].freshened(
+                by: response.head, engine: engine, requestTime: requestTime, responseTime: responseTime
             )
-            entry.cached.response = exchange.response
-            entry.cached.requestTime = exchange.requestTime
-            entry.cached.responseTime = exchange.responseTime
-            freshened.append(entry)
         }
         var trace = response.trace
         trace.append(CacheReason(.revalidated, "304 Not Modified freshened the stored response"))

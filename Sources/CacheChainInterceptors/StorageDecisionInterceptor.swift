@@ -18,6 +18,10 @@ import Logging
 /// 4. the cap an outer interceptor may have set under `StoragePolicyLimitKey` (the stricter policy wins);
 /// 5. the write, whose failure becomes an event and a trace reason, never a failed request.
 ///
+/// The entry is stored under the key of the request's `CacheLookup` (computed from the context's key strategy
+/// when the request carries none). A `304` is never an entry: with a lookup's validation it is the merge the
+/// `RevalidationInterceptor` applies, without one it answers the application's own conditional request.
+///
 /// `userInfo` values left by outer interceptors under `PendingUserInfoKey` are merged into the proposal
 /// before the hook runs. A `HEAD` response is never stored as a new entry; it freshens (or, if it
 /// contradicts it, invalidates) a stored `GET` response (§4.3.5).
@@ -58,16 +62,16 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
         var response = try await next(request, context)
         let responseTime = context.now
         guard response.cacheStatus == .miss || response.cacheStatus == .bypass else { return response }
-        // A 304 answers a conditional request: the RevalidationInterceptor freshens from it; it is never an entry.
+        // A 304 is the revalidation's merge (with a lookup's validation) or the application's own answer.
         guard response.head.status.code != 304 else { return response }
         let method = request.head.method
+        guard method == .get || method == .head else { return response }
+        let key = request.cacheLookup?.key ?? context.cacheKeyStrategy.key(for: request.head)
         if method == .head {
-            await freshenStoredGet(with: response.head, request: request, context: context,
+            await freshenStoredGet(with: response.head, key: key, request: request, context: context,
                                    requestTime: requestTime, responseTime: responseTime, trace: &response.trace)
             return response
         }
-        guard method == .get else { return response }
-        let key = context.cacheKeyStrategy.key(for: request.head)
         guard context.isStoringAllowed else {
             response.trace.append(CacheReason(.policy, "this request does not store responses"))
             context.events.emit(CacheEvent(.notStored, key: key, reasons: ["policy"]))
@@ -136,6 +140,7 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
 
     private func freshenStoredGet(
         with head: HTTPResponse,
+        key: CacheKey,
         request: PipelineRequest,
         context: InterceptorContext,
         requestTime: Date,
@@ -147,7 +152,6 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
             trace.append(mismatch)  // another virtual host's HEAD says nothing about the URL's stored GET
             return
         }
-        let key = context.cacheKeyStrategy.key(for: request.head)
         do {
             let stored = try await context.storage.entries(for: key, matching: request.head)
             var engine = context.policyEngine
@@ -155,14 +159,10 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
             guard let index = engine.selectVariant(for: request.head, among: stored.map(\.exchange)) else {
                 return
             }
-            var entry = stored[index]
-            if let updated = context.policyEngine.freshenWithHead(
-                entry.exchange, headResponse: head, requestTime: requestTime, responseTime: responseTime
+            if let updated = stored[index].freshened(
+                byHeadResponse: head, engine: context.policyEngine, requestTime: requestTime, responseTime: responseTime
             ) {
-                entry.cached.response = updated.response
-                entry.cached.requestTime = updated.requestTime
-                entry.cached.responseTime = updated.responseTime
-                try await context.storage.store(entry)
+                try await context.storage.store(updated)
                 trace.append(CacheReason(.revalidated, "HEAD response freshened the stored GET response"))
             } else {
                 try await context.storage.remove(key)

@@ -12,6 +12,7 @@ extension CachePolicyEngine {
     ///   - stored: The stored exchanges under the request's cache key.
     /// - Returns: The index of the chosen exchange, or `nil`.
     public func selectVariant(for request: HTTPRequest, among stored: [StoredExchange]) -> Int? {
+        variantSelectionObserver?()
         var best: Int?
         for (index, candidate) in stored.enumerated() where matchesVary(request, candidate) {
             guard let current = best else {

@@ -17,6 +17,8 @@ public struct CachePolicyEngine: Sendable {
     /// (``VaryFields``): the storage's `varyDigestKey(for:)`, which the cache interceptors set; the
     /// process's key by default.
     public var varyDigestKey: VaryDigestKey
+    /// Called each time ``selectVariant(for:among:)`` runs: how tests count variant selections per request.
+    package var variantSelectionObserver: (@Sendable () -> Void)?
 
     /// Creates an engine.
     /// - Parameters:

@@ -7,11 +7,13 @@
 //   cachechain-storage-probe file-size-limit <dir>           writes hit RLIMIT_FSIZE (a stand-in for ENOSPC)
 //   cachechain-storage-probe unprivileged <dir>              opens a cache it may not write, as nobody
 //   cachechain-storage-probe variant-flood <dir> <count>     stores <count> Vary variants of one URL
+//   cachechain-storage-probe hold-lock <dir>                 holds the index's write lock until killed
 //
 // Bodies derive from (key number, generation, size) so any process can tell the exact expected bytes.
 #if canImport(Glibc)
 import Glibc
 #endif
+import CSQLite
 import CacheChainCore
 import CacheChainDiskStorage
 import CacheChainStorage
@@ -263,6 +265,17 @@ case "variant-flood":
     }
     guard let kept = try? await storage.entries(for: CacheKey(flooded)) else { fail("the lookup failed") }
     emit("stored \(count) kept \(kept.count) " + kept.map(\.variantKey).sorted().joined(separator: " "))
+
+case "hold-lock":
+    // Another process holding SQLite's write lock on the cache's index: DiskStorage's writes wait on their
+    // busy timeout until this process is killed.
+    _ = open(directory)  // creates the directory and its index
+    var database: OpaquePointer?
+    guard sqlite3_open_v2("\(directory)/v\(DiskStorage.formatVersion)/index.sqlite", &database, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK,
+        sqlite3_exec(database, "BEGIN EXCLUSIVE", nil, nil, nil) == SQLITE_OK
+    else { fail("could not take the lock") }
+    emit("locked")
+    while true { pause() }
 
 default:
     fail("unknown mode \(arguments[1])")

@@ -53,16 +53,16 @@ public struct HTTPSEncryptionInterceptor: HTTPInterceptor {
     ) async throws -> PipelineResponse {
         var context = context
         let scheme = request.head.scheme ?? "http"
+        // The routed storage's own rule picks the backend: routing happens in one place.
+        context.storage = storage.backend(forScheme: scheme)
         var note: CacheReason?
         switch storage.mode.route(forScheme: scheme) {
         case .plain:
-            context.storage = storage.plain
+            break
         case .plainInMemoryOnly:
-            context.storage = storage.plain
             limitStorage(of: &context, to: .allowedInMemoryOnly)
             note = CacheReason(.encryption, "\(scheme) responses are kept in memory only")
         case .encrypted:
-            context.storage = storage.backend(forScheme: scheme)
             if storage.encrypted?.keyProvider.currentKey == nil {
                 limitStorage(of: &context, to: .notAllowed)
                 note = CacheReason(.encryption, "no current encryption key: the \(scheme) response is not stored")
