@@ -45,17 +45,10 @@ struct RedisOlderFormatTests {
 
     /// Runs `redis-cli -x` with `value` as its last argument (binary-safe, through standard input).
     static func redis(_ port: Int, _ arguments: [String], value: [UInt8]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
-        process.arguments = ["-p", String(port), "-x"] + arguments
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = Pipe()
-        try process.run()
-        input.fileHandleForWriting.write(Data(value))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let process = try ChildProcess("/usr/bin/redis-cli", ["-p", String(port), "-x"] + arguments, standardInput: .pipe)
+        process.standardInput?.write(Data(value))
+        try process.standardInput?.close()
+        #expect(process.waitUntilExit() == 0)
     }
 
     static func bytes(_ hex: String) -> [UInt8]? {
