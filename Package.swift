@@ -358,6 +358,7 @@ let package = Package(
         .testTarget(
             name: "CacheChainStorageTests",
             dependencies: ["CacheChainStorage", "CacheChainDiskStorage", "CacheChainTesting", "CXXHash", "cachechain-storage-probe"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         // A child process for the shared default client and the ephemeral preset (what they write, restarts).

@@ -18,13 +18,14 @@ import HTTPTypes
 /// `.allowedInMemoryOnly` entries still never reach a disk) and `CacheEntry.storedAt`, and a body that
 /// is the sealed envelope: URL, request and response fields, userInfo, times and body are all inside it.
 ///
-/// The envelope (format version 1): `magic "CCEN" · version · key ID · salt · nonce · segment size`, then
-/// the plaintext `metadata length · metadata · body` in 64 KiB segments, each sealed with AES-256-GCM
+/// The envelope: `magic "CCEN" · format version · key ID · salt · nonce · segment size`, then the plaintext,
+/// the entry's one binary record (as every backend stores it), in 64 KiB segments, each sealed with AES-256-GCM
 /// under a per-entry subkey `HKDF-SHA256(master, salt)`, with the header, the entry's names, the segment
 /// index and a final-segment flag as associated data. Truncating, reordering or swapping segments, moving
 /// an envelope under another entry, flipping any byte or changing the version makes the entry fail to open.
 ///
-/// Fail closed: an entry that does not open (altered, truncated, moved, unknown version, or sealed with a
+/// Fail closed: an entry that does not open (altered, truncated, moved, another format version — an older
+/// build's envelopes are not read — or sealed with a
 /// key that is no longer provided) is deleted, reported as a `CacheEvent.Kind.storageError` event to
 /// `events`, and the lookup throws `CacheChainError` (`integrity-check-failed` or `key-unavailable`),
 /// which the interceptors turn into a miss with a `storage-error` reason. No plaintext is returned.

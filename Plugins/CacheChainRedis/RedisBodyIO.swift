@@ -5,10 +5,17 @@ import Foundation
 enum RedisBodyWriter {
     static let chunkSize = 1 << 20
 
-    /// Appends the body to `key` (replacing what is there) and returns its checksum.
-    static func append(_ body: HTTPBody, to key: [UInt8], connection: RedisConnection) throws(CacheChainError) -> UInt64 {
+    /// Appends the body to `key` (replacing what is there) and returns the checksum of `metadata` followed
+    /// by the body (the entry record's checksum).
+    static func append(
+        _ body: HTTPBody,
+        to key: [UInt8],
+        after metadata: [UInt8],
+        connection: RedisConnection
+    ) throws(CacheChainError) -> UInt64 {
         _ = try connection.run([Array("UNLINK".utf8), key])
         var checksum = XXHash64()
+        metadata.withUnsafeBytes { checksum.update($0) }
         var failure: CacheChainError?
         do {
             try body.forEachChunk(maximumSize: chunkSize) { chunk in
@@ -34,43 +41,47 @@ enum RedisBodyWriter {
 }
 
 /// Reads a referenced body back: in one `GET` up to 8 MiB, else in 1 MiB `GETRANGE` chunks spooled to a
-/// file; always checked against the stored length and checksum.
+/// file; always checked against the record's body length and checksum (of metadata + body).
 enum RedisBodyReader {
     static let inMemoryLimit = 8 << 20
 
     static func read(
         key: [UInt8],
-        meta: RedisEntryCodec.Meta,
+        of decoded: RedisEntryCodec.Decoded,
         connection: RedisConnection,
         configuration: RedisStorage.Configuration
     ) throws(CacheChainError) -> HTTPBody {
-        if meta.bodyLength <= inMemoryLimit {
+        let bodyLength = decoded.header.bodyLength
+        let cacheKey = decoded.entry.key
+        var checksum = XXHash64()
+        decoded.metadata.withUnsafeBytes { checksum.update($0) }
+        if bodyLength <= inMemoryLimit {
             guard let bytes = try connection.run([Array("GET".utf8), key]).bytes else {
-                throw CacheChainError(.integrityCheckFailed, "a Redis entry's body key is missing (expired or evicted)", cacheKey: meta.key)
+                throw CacheChainError(.integrityCheckFailed, "a Redis entry's body key is missing (expired or evicted)", cacheKey: cacheKey)
             }
-            guard bytes.count == meta.bodyLength, XXHash64.hash(bytes) == meta.bodyChecksum else {
-                throw CacheChainError(.integrityCheckFailed, "a Redis entry's body does not match its checksum", cacheKey: meta.key)
+            bytes.withUnsafeBytes { checksum.update($0) }
+            guard bytes.count == bodyLength, checksum.finalize() == decoded.header.checksum else {
+                throw CacheChainError(.integrityCheckFailed, "a Redis entry's body does not match its checksum", cacheKey: cacheKey)
             }
             return HTTPBody(bytes)
         }
         let writer = try BodyFileWriter(directory: configuration.spoolDirectory)
-        var checksum = XXHash64()
         var position = 0
-        while position < meta.bodyLength {
-            let end = min(meta.bodyLength, position + RedisBodyWriter.chunkSize) - 1
+        while position < bodyLength {
+            let end = min(bodyLength, position + RedisBodyWriter.chunkSize) - 1
             guard let chunk = try connection.run([Array("GETRANGE".utf8), key, Array(String(position).utf8), Array(String(end).utf8)]).bytes,
                 chunk.count == end - position + 1
             else {
                 writer.discard()
-                throw CacheChainError(.integrityCheckFailed, "a Redis entry's body is shorter than recorded", cacheKey: meta.key)
+                throw CacheChainError(.integrityCheckFailed, "a Redis entry's body is shorter than recorded", cacheKey: cacheKey)
             }
             chunk.withUnsafeBytes { checksum.update($0) }
             try writer.append(chunk)
             position += chunk.count
         }
-        guard checksum.finalize() == meta.bodyChecksum else {
+        guard checksum.finalize() == decoded.header.checksum else {
             writer.discard()
-            throw CacheChainError(.integrityCheckFailed, "a Redis entry's body does not match its checksum", cacheKey: meta.key)
+            throw CacheChainError(.integrityCheckFailed, "a Redis entry's body does not match its checksum", cacheKey: cacheKey)
         }
         return try writer.finish()
     }

@@ -1,10 +1,27 @@
 /// The Lua scripts that make each multi-key change atomic inside Redis (one round trip each).
 enum RedisScripts {
-    /// Stores one variant. KEYS[1] entry hash. ARGV: 1 field, 2 blob, 3 ttl ms, 4 staging key ('' when the
-    /// body is inline), 5 body key, 6 cache-key JSON, 7 body-key prefix. Replacing a variant unlinks the
-    /// body key of the one it replaces.
-    static let store = """
-        local old = redis.call('HGET', KEYS[1], ARGV[1])
+    /// A Lua function: the body key a variant's value references, or nil for an inline body. A value is an
+    /// `EntryCodec` record (`CCDE`, version, reference length r at byte 6, the reference from byte 27); an
+    /// older build's value (`CCR1R` + 36-character id) still has its body key removed with it.
+    private static let bodyKeyFunction = """
+        local function bodyKey(v, prefix)
+          if not v then return nil end
+          if string.sub(v, 1, 4) == 'CCDE' then
+            local r = string.byte(v, 6) or 0
+            if r > 0 then return prefix .. string.sub(v, 27, 26 + r) end
+          elseif string.sub(v, 1, 5) == 'CCR1R' then
+            return prefix .. string.sub(v, 6, 41)
+          end
+          return nil
+        end
+
+        """
+
+    /// Stores one variant. KEYS[1] entry hash. ARGV: 1 field, 2 value, 3 ttl ms, 4 staging key ('' when the
+    /// body is inline), 5 body key, 6 encoded cache key (`EntryCodec.encodeKey`), 7 body-key prefix.
+    /// Replacing a variant unlinks the body key of the one it replaces.
+    static let store = bodyKeyFunction + """
+        local old = bodyKey(redis.call('HGET', KEYS[1], ARGV[1]), ARGV[7])
         if ARGV[4] ~= '' then
           if redis.call('EXISTS', ARGV[4]) == 0 then return redis.error_reply('CACHECHAIN staging body missing') end
           redis.call('RENAME', ARGV[4], ARGV[5])
@@ -12,21 +29,16 @@ enum RedisScripts {
         end
         redis.call('HSET', KEYS[1], 'k', ARGV[6], ARGV[1], ARGV[2])
         if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
-        if old and string.sub(old, 1, 4) == 'CCR1' and string.sub(old, 5, 5) == 'R' then
-          local oldBody = ARGV[7] .. string.sub(old, 6, 41)
-          if oldBody ~= ARGV[5] then redis.call('UNLINK', oldBody) end
-        end
+        if old and old ~= ARGV[5] then redis.call('UNLINK', old) end
         return 1
         """
 
     /// Removes a whole key with its body keys. KEYS[1] entry hash. ARGV[1] body-key prefix.
-    static let remove = """
+    static let remove = bodyKeyFunction + """
         local all = redis.call('HGETALL', KEYS[1])
         for i = 2, #all, 2 do
-          local v = all[i]
-          if string.sub(v, 1, 4) == 'CCR1' and string.sub(v, 5, 5) == 'R' then
-            redis.call('UNLINK', ARGV[1] .. string.sub(v, 6, 41))
-          end
+          local body = bodyKey(all[i], ARGV[1])
+          if body then redis.call('UNLINK', body) end
         end
         redis.call('UNLINK', KEYS[1])
         return 1
@@ -34,11 +46,9 @@ enum RedisScripts {
 
     /// Removes one variant (a damaged one) and the hash when no variant is left. KEYS[1] entry hash.
     /// ARGV: 1 field, 2 body-key prefix.
-    static let removeVariant = """
-        local v = redis.call('HGET', KEYS[1], ARGV[1])
-        if v and string.sub(v, 1, 4) == 'CCR1' and string.sub(v, 5, 5) == 'R' then
-          redis.call('UNLINK', ARGV[2] .. string.sub(v, 6, 41))
-        end
+    static let removeVariant = bodyKeyFunction + """
+        local body = bodyKey(redis.call('HGET', KEYS[1], ARGV[1]), ARGV[2])
+        if body then redis.call('UNLINK', body) end
         redis.call('HDEL', KEYS[1], ARGV[1])
         if redis.call('HLEN', KEYS[1]) <= 1 then redis.call('UNLINK', KEYS[1]) end
         return 1

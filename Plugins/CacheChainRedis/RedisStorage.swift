@@ -79,24 +79,19 @@ public final class RedisStorage: CacheStorage {
                 defer { index += 2 }
                 guard let field = items[index].bytes, field.first == UInt8(ascii: "v"), let value = items[index + 1].bytes else { continue }
                 do throws(CacheChainError) {
-                    let decoded = try RedisEntryCodec.decode(value)
-                    let body: HTTPBody
-                    switch decoded.body {
-                    case .inline(let bytes): body = HTTPBody(bytes)
-                    case .reference(let id):
-                        body = try RedisBodyReader.read(
-                            key: Array((bodyPrefix + id).utf8),
-                            meta: decoded.meta,
-                            connection: connection,
-                            configuration: configuration
-                        )
+                    var decoded = try RedisEntryCodec.decode(value)
+                    guard decoded.entry.key == key else {
+                        throw CacheChainError(.integrityCheckFailed, "a Redis entry holds another key (\(decoded.entry.key))", cacheKey: key)
                     }
-                    guard decoded.meta.key == key else {
-                        throw CacheChainError(.integrityCheckFailed, "a Redis entry holds another key (\(decoded.meta.key))", cacheKey: key)
+                    if let id = decoded.bodyID {
+                        let bodyKey = Array((bodyPrefix + id).utf8)
+                        decoded.entry.replaceBody(with: try RedisBodyReader.read(
+                            key: bodyKey, of: decoded, connection: connection, configuration: configuration
+                        ))
                     }
-                    found.append(decoded.meta.entry(body: body))
+                    found.append(decoded.entry)
                 } catch where error.code == .integrityCheckFailed {
-                    events.emit(CacheEvent(.storageError, key: key, reasons: ["integrity-check-failed"]))
+                    events.emit(CacheEvent(.storageError, key: key, reasons: [error.code.rawValue, error.message]))
                     _ = try connection.run([
                         Array("EVAL".utf8), Array(RedisScripts.removeVariant.utf8), Array("1".utf8), hash, field, Array(bodyPrefix.utf8),
                     ])
@@ -126,30 +121,22 @@ public final class RedisStorage: CacheStorage {
         let stagingPrefix = self.stagingPrefix
         let ttl = RedisRetention.milliseconds(for: entry, staleRetention: configuration.staleRetention, now: Date())
         try await pool.withConnection { connection throws(CacheChainError) in
-            let keyJSON: [UInt8]
-            do { keyJSON = Array(try JSONEncoder().encode(entry.key)) } catch {
-                throw CacheChainError(.storageFailed, "could not encode a cache key", cacheKey: entry.key, underlying: error)
-            }
             var staging: [UInt8] = []
             var bodyKey: [UInt8] = []
             let blob: [UInt8]
             if entry.cached.body.count <= configuration.inlineBodyLimit {
-                let bytes = try entry.cached.body.collect()
-                blob = try RedisEntryCodec.encode(
-                    RedisEntryCodec.Meta(entry: entry, bodyChecksum: XXHash64.hash(bytes)),
-                    inlineBody: bytes,
-                    bodyID: nil
-                )
+                blob = RedisEntryCodec.encode(entry, inlineBody: try entry.cached.body.collect())
             } else {
                 let id = UUID().uuidString.lowercased()
                 staging = Array((stagingPrefix + id).utf8)
                 bodyKey = Array((bodyPrefix + id).utf8)
-                let checksum = try RedisBodyWriter.append(entry.cached.body, to: staging, connection: connection)
-                blob = try RedisEntryCodec.encode(RedisEntryCodec.Meta(entry: entry, bodyChecksum: checksum), inlineBody: nil, bodyID: id)
+                let metadata = EntryCodec.encodeMetadata(entry)
+                let checksum = try RedisBodyWriter.append(entry.cached.body, to: staging, after: metadata, connection: connection)
+                blob = RedisEntryCodec.encode(metadata: metadata, bodyLength: entry.cached.body.count, bodyID: id, checksum: checksum)
             }
             let reply = try connection.run([
                 Array("EVAL".utf8), Array(RedisScripts.store.utf8), Array("1".utf8), hash,
-                Array("v\(entry.variantKey)".utf8), blob, Array(String(ttl).utf8), staging, bodyKey, keyJSON, Array(bodyPrefix.utf8),
+                Array("v\(entry.variantKey)".utf8), blob, Array(String(ttl).utf8), staging, bodyKey, EntryCodec.encodeKey(entry.key), Array(bodyPrefix.utf8),
             ])
             if case .error(let text) = reply {
                 if !staging.isEmpty { _ = try? connection.run([Array("UNLINK".utf8), staging]) }
@@ -191,8 +178,8 @@ public final class RedisStorage: CacheStorage {
             var keys: [CacheKey] = []
             try RedisScan.forEachBatch(matching: pattern, connection: connection) { hashes throws(CacheChainError) in
                 for hash in hashes {
-                    guard let json = try connection.run([Array("HGET".utf8), hash, Array("k".utf8)]).bytes,
-                        let key = try? JSONDecoder().decode(CacheKey.self, from: Data(json))
+                    guard let bytes = try connection.run([Array("HGET".utf8), hash, Array("k".utf8)]).bytes,
+                        let key = EntryCodec.decodeKey(bytes)
                     else { continue }
                     keys.append(key)
                 }

@@ -14,7 +14,6 @@ struct DecodedMetadataMemo {
     private struct Decoded: Sendable {
         var meta: [UInt8]
         var entry: CacheEntry
-        var bodyLength: Int
     }
 
     private var memo = BoundedMemo<Int64, Decoded>(capacity: capacity)
@@ -22,23 +21,18 @@ struct DecodedMetadataMemo {
     /// How many rows are remembered (for tests).
     var count: Int { memo.count }
 
-    /// The entry that `meta` (checked metadata of the row `rowID`) describes, with `body`, and the body
-    /// length the metadata records.
+    /// The entry that `meta` (checked metadata of the row `rowID`) describes, with `body`.
     /// - Throws: `integrity-check-failed` when the metadata cannot be decoded.
-    mutating func decode(
-        rowID: Int64,
-        meta: [UInt8],
-        body: HTTPBody
-    ) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
+    mutating func decode(rowID: Int64, meta: [UInt8], body: HTTPBody) throws(CacheChainError) -> CacheEntry {
+        var entry: CacheEntry
         if let known = memo.value(for: rowID),
            known.meta.withUnsafeBytes({ kept in meta.withUnsafeBytes { sameBytes(kept, $0) } }) {
-            var entry = known.entry
-            entry.replaceBody(with: body)
-            return (entry, known.bodyLength)
+            entry = known.entry
+        } else {
+            entry = try EntryCodec.decodeMetadata(meta, body: .empty, subject: DiskEntryFile.metadataSubject)
+            memo.insert(Decoded(meta: meta, entry: entry), for: rowID)
         }
-        var decoded = try DiskEntryCodec.decodeMeta(meta, body: .empty)
-        memo.insert(Decoded(meta: meta, entry: decoded.entry, bodyLength: decoded.bodyLength), for: rowID)
-        decoded.entry.replaceBody(with: body)
-        return decoded
+        entry.replaceBody(with: body)
+        return entry
     }
 }

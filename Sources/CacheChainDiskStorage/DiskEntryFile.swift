@@ -5,16 +5,14 @@ import Darwin
 #endif
 import CacheChainCore
 
-/// The entry file of a large body: `v2/<2 hex>/<SHA-256 of key and variant>.<16 hex write id>`.
-///
-/// Layout: a 32-byte header — magic `CCDE`, format version (u32, 2), metadata length (u32), reserved (u32),
-/// body length (u64), ``EntryChecksum`` (XXH3-64) of metadata + body (u64), little-endian — then the metadata
-/// (``DiskEntryCodec``), then the body. A file is written once under a temporary name and renamed into
-/// place; it is never modified afterwards, so a reader that opened it keeps reading the same bytes.
+/// The entry file of a large body, `v<format>/<2 hex>/<SHA-256 of key and variant>.<16 hex write id>`:
+/// one ``EntryCodec`` record — header (no reference; the checksum is ``EntryChecksum``, XXH3-64 of metadata
+/// + body), metadata, body. A file is written once under a temporary name and renamed into place; it is
+/// never modified afterwards, so a reader that opened it keeps reading the same bytes. `Docs.docc/OnDiskFormat.md` has the
+/// byte layout.
 enum DiskEntryFile {
-    static let headerSize = 32
-    static let magic: UInt32 = 0x4544_4343  // "CCDE" read as little-endian
-    static let version: UInt32 = 2
+    /// What damaged metadata is called in errors.
+    static let metadataSubject = "a disk cache entry's metadata"
 
     /// Writes metadata and body (streamed, bounded memory) to a new file; returns the checksum.
     static func create(meta: [UInt8], body: HTTPBody, at path: String, sync: Bool) throws(CacheChainError) -> UInt64 {
@@ -47,7 +45,7 @@ enum DiskEntryFile {
     ) throws(CacheChainError) -> UInt64 {
         var hasher = EntryChecksum()
         hasher.update(meta)
-        let opening = [UInt8](repeating: 0, count: headerSize) + meta
+        let opening = [UInt8](repeating: 0, count: EntryCodec.headerSize) + meta
         if let bytes = body.inMemoryBytes {
             hasher.update(bytes)
             try withBuffers(opening, bytes) { (prefix, rest) throws(CacheChainError) in
@@ -73,15 +71,9 @@ enum DiskEntryFile {
             try writer.finish()
         }
         let checksum = hasher.value
-        var header = BinaryWriter(byteOrder: .littleEndian, capacity: headerSize)
-        header.u32(magic)
-        header.u32(version)
-        header.u32(UInt32(meta.count))
-        header.u32(0)
-        header.u64(UInt64(body.count))
-        header.u64(checksum)
-        let written = header.bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-        guard written == headerSize else { throw POSIXFile.failure("writing the entry header of \(path)") }
+        let header = EntryCodec.Header(metadataLength: meta.count, bodyLength: body.count, checksum: checksum).bytes
+        let written = header.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+        guard written == header.count else { throw POSIXFile.failure("writing the entry header of \(path)") }
         return checksum
     }
 
@@ -133,28 +125,26 @@ enum DiskEntryFile {
         }
         // The lengths come from the index row, which a damaged or tampered index can make anything.
         guard metaLength >= 0, bodyLength >= 0, case (let dataLength, false) = metaLength.addingReportingOverflow(bodyLength),
-            case (let expectedSize, false) = dataLength.addingReportingOverflow(headerSize)
+            case (let expectedSize, false) = dataLength.addingReportingOverflow(EntryCodec.headerSize)
         else {
             throw damaged(path, "has an impossible length in its index row (metadata \(metaLength), body \(bodyLength) bytes)")
         }
         guard Int(status.st_size) == expectedSize else {
             throw damaged(path, "holds \(status.st_size) bytes, expected \(expectedSize) (truncated?)")
         }
-        let scratchSize = max(headerSize, min(bodyLength, HTTPBody.defaultChunkSize))
+        let scratchSize = max(EntryCodec.headerSize, min(bodyLength, HTTPBody.defaultChunkSize))
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: scratchSize, alignment: 16)
         defer { scratch.deallocate() }
-        let headerBuffer = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<headerSize])
+        let headerBuffer = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<EntryCodec.headerSize])
         try readExactly(descriptor, into: headerBuffer, at: 0, path)
-        guard let header = Header(UnsafeRawBufferPointer(headerBuffer)), header.magic == magic, header.version == version else {
-            throw damaged(path, "is not a CacheChain entry file (foreign or unknown version)")
-        }
-        guard header.metaLength == metaLength, header.bodyLength == bodyLength, header.checksum == checksum else {
+        let header = try EntryCodec.Header(UnsafeRawBufferPointer(headerBuffer), subject: "the entry file \(path)")
+        guard header == EntryCodec.Header(metadataLength: metaLength, bodyLength: bodyLength, checksum: checksum) else {
             throw damaged(path, "does not match its index row")
         }
         var hasher = EntryChecksum()
-        let meta = try readArray(descriptor, count: metaLength, at: headerSize, path)
+        let meta = try readArray(descriptor, count: metaLength, at: EntryCodec.headerSize, path)
         hasher.update(meta)
-        let bodyStart = headerSize + metaLength
+        let bodyStart = EntryCodec.headerSize + metaLength
         if bodyLength <= inMemoryLimit {
             let body = try readArray(descriptor, count: bodyLength, at: bodyStart, path)
             hasher.update(body)
@@ -171,26 +161,6 @@ enum DiskEntryFile {
         guard hasher.value == checksum else { throw damaged(path, "does not match its checksum") }
         // The name is never reused, so reopening it yields the bytes just verified (or fails if evicted).
         return Contents(meta: meta, body: HTTPBody(file: try BodyFile(path: path, offset: bodyStart, length: bodyLength)))
-    }
-
-    private struct Header {
-        var magic: UInt32
-        var version: UInt32
-        var metaLength: Int
-        var bodyLength: Int
-        var checksum: UInt64
-
-        init?(_ raw: UnsafeRawBufferPointer) {
-            var reader = BinaryReader(raw, byteOrder: .littleEndian, subject: "a disk cache entry file's header")
-            guard let magic = try? reader.u32(), let version = try? reader.u32(), let metaLength = try? reader.u32(),
-                  (try? reader.u32()) != nil, let bodyLength = try? reader.u64(), let checksum = try? reader.u64()
-            else { return nil }
-            self.magic = magic
-            self.version = version
-            self.metaLength = Int(metaLength)
-            self.bodyLength = Int(truncatingIfNeeded: bodyLength)
-            self.checksum = checksum
-        }
     }
 
     private static func readArray(

@@ -4,11 +4,11 @@ import CacheChainCore
 
 /// The SQLite index of a ``DiskStorage`` directory: one row per stored variant, LRU order, exact totals.
 ///
-/// Schema (`PRAGMA user_version = 2` inside a format-4 directory; an index of an older schema is replaced
-/// by an empty one):
+/// Schema (`PRAGMA user_version` = the format version, ``EntryCodec/version``; an index of an older schema
+/// is replaced by an empty one):
 /// - `entries`: `id`, `key`, `variant`, `url`, `stored_at`, `last_used` (µs, indexed: LRU eviction), `size`
 ///   (bytes counted against the capacity), `body_length`, `checksum` (``EntryChecksum``: XXH3-64 of
-///   metadata + body), `meta` (binary metadata), `body` (inline bodies) or `file` (entry file name, partially
+///   metadata + body), `meta` (``EntryCodec`` metadata), `body` (inline bodies) or `file` (entry file name, partially
 ///   indexed: orphan sweep), `vary` (the response's `Vary` names, ``VaryFields/names(in:)`` joined by commas)
 ///   and `variant_id` (``variantID(key:variant:)``, indexed: one variant is found, replaced or removed
 ///   without reading the key's others).
@@ -24,7 +24,7 @@ import CacheChainCore
 /// WAL journal, `busy_timeout` for other processes, `BEGIN IMMEDIATE` for writes; statements are
 /// prepared once and reused.
 package final class DiskIndex {
-    static let schemaVersion: Int64 = 2
+    static let schemaVersion = Int64(EntryCodec.version)
 
     /// How the index reads: through a memory map of the database file (no read syscalls, no copies into
     /// SQLite's page cache), which keeps a hit flat as the index grows; the page cache stays modest.
@@ -192,7 +192,7 @@ package final class DiskIndex {
             UPDATE vary_specs SET variants = variants - 1 WHERE key = OLD.key AND vary = OLD.vary;
             DELETE FROM vary_specs WHERE key = OLD.key AND vary = OLD.vary AND variants <= 0;
         END;
-        PRAGMA user_version = 2;
+        PRAGMA user_version = \(schemaVersion);
         """
 
     /// Opens an existing index for reading. A WAL database needs its shared-memory file, which a read-only

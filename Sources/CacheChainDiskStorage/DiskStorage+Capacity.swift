@@ -45,7 +45,7 @@ extension DiskStorage {
     func finishEviction(_ outcome: (files: [String], evicted: [Eviction])) {
         for file in outcome.files { POSIXFile.remove(path(ofFile: file)) }
         for victim in outcome.evicted {
-            let key = try? DiskEntryCodec.decodeMeta(victim.meta, body: .empty).entry.key
+            let key = try? EntryCodec.decodeMetadata(victim.meta, body: .empty, subject: DiskEntryFile.metadataSubject).key
             configuration.events.emit(CacheEvent(.evicted, key: key, reasons: [victim.reason], bytes: victim.size))
         }
     }

@@ -25,10 +25,10 @@ package enum DiskFuzzing {
         }
         do throws(CacheChainError) {
             let contents = try DiskEntryFile.read(
-                path: scratchPath, metaLength: Int(field(8..<12)), bodyLength: Int(truncatingIfNeeded: field(16..<24)),
-                checksum: field(24..<32), inMemoryLimit: 1024
+                path: scratchPath, metaLength: Int(field(6..<10)), bodyLength: Int(truncatingIfNeeded: field(10..<18)),
+                checksum: field(18..<26), inMemoryLimit: 1024
             )
-            return try DiskEntryCodec.decodeMeta(contents.meta, body: contents.body).entry
+            return try EntryCodec.decodeMetadata(contents.meta, body: contents.body, subject: DiskEntryFile.metadataSubject)
         } catch {
             return nil
         }
@@ -54,7 +54,7 @@ package enum DiskFuzzing {
         do throws(CacheChainError) {
             let first = try memo.decode(rowID: 1, meta: meta, body: HTTPBody(body))
             let again = try memo.decode(rowID: 1, meta: meta, body: HTTPBody(body))
-            return (first.entry, again.entry)
+            return (first, again)
         } catch {
             return nil
         }
@@ -62,17 +62,13 @@ package enum DiskFuzzing {
 
     /// An entry's metadata as an index row or entry file holds it, for the seed corpus.
     package static func seedMetadata(_ entry: CacheEntry) -> [UInt8] {
-        DiskEntryCodec.encodeMeta(entry)
+        EntryCodec.encodeMetadata(entry)
     }
 
     /// An entry file holding `entry` (in-memory body), for the seed corpus.
     package static func seedEntryFile(_ entry: CacheEntry) -> [UInt8] {
-        let meta = DiskEntryCodec.encodeMeta(entry)
+        let meta = EntryCodec.encodeMetadata(entry)
         let body = entry.cached.body.inMemoryBytes ?? []
-        func littleEndian(_ value: UInt64, _ count: Int) -> [UInt8] { (0..<count).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
-        let header = littleEndian(UInt64(DiskEntryFile.magic), 4) + littleEndian(UInt64(DiskEntryFile.version), 4)
-            + littleEndian(UInt64(meta.count), 4) + littleEndian(0, 4) + littleEndian(UInt64(body.count), 8)
-            + littleEndian(EntryChecksum.of(meta, body), 8)
-        return header + meta + body
+        return EntryCodec.record(metadata: meta, body: body, bodyLength: body.count, checksum: EntryChecksum.of(meta, body))
     }
 }

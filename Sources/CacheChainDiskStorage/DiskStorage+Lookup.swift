@@ -103,7 +103,7 @@ extension DiskStorage {
 
     /// Reads and checks one row's entry (its file, or its inline body) against the row's checksum and length:
     /// the one decoding path of lookups and ``checkIntegrity()``.
-    func decode(_ row: DiskIndex.Row, inMemoryLimit: Int) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
+    func decode(_ row: DiskIndex.Row, inMemoryLimit: Int) throws(CacheChainError) -> CacheEntry {
         if let file = row.file {
             let contents = try DiskEntryFile.read(
                 path: path(ofFile: file), metaLength: row.meta.count, bodyLength: row.bodyLength,
@@ -119,11 +119,11 @@ extension DiskStorage {
     }
 
     func read(_ row: DiskIndex.Row, key: CacheKey) throws(CacheChainError) -> CacheEntry {
-        let decoded = try decode(row, inMemoryLimit: configuration.inMemoryBodyLimit)
-        guard decoded.entry.key == key, decoded.bodyLength == row.bodyLength else {
+        let entry = try decode(row, inMemoryLimit: configuration.inMemoryBodyLimit)
+        guard entry.key == key else {
             throw CacheChainError(.integrityCheckFailed, "a stored entry holds another key than its index row", cacheKey: key)
         }
-        return decoded.entry
+        return entry
     }
 
     /// Removes a row whose entry is past ``Configuration/staleRetention`` (only if unchanged since it was read)

@@ -111,7 +111,7 @@ extension DiskStorage {
     public func keys() async throws(CacheChainError) -> [CacheKey] {
         try await io.run { () throws(CacheChainError) in
             let metas = try indexCall { () throws(CacheChainError) in try index.oneMetaPerKey() }
-            return metas.compactMap { try? DiskEntryCodec.decodeMeta($0, body: .empty).entry.key }
+            return metas.compactMap { try? EntryCodec.decodeMetadata($0, body: .empty, subject: DiskEntryFile.metadataSubject).key }
         }
     }
 
@@ -134,12 +134,12 @@ extension DiskStorage {
             try index.rows(tagged: tag) { row in
                 let body: HTTPBody
                 if let file = row.file {
-                    let region = try? BodyFile(path: path(ofFile: file), offset: DiskEntryFile.headerSize + row.meta.count)
+                    let region = try? BodyFile(path: path(ofFile: file), offset: EntryCodec.headerSize + row.meta.count)
                     body = region.map { HTTPBody(file: $0) } ?? .empty
                 } else {
                     body = HTTPBody(row.body ?? [])
                 }
-                let entry = try? DiskEntryCodec.decodeMeta(row.meta, body: body).entry
+                let entry = try? EntryCodec.decodeMetadata(row.meta, body: body, subject: DiskEntryFile.metadataSubject)
                 if let entry, shouldRemove(entry) { doomed.append((row.id, row.checksum, row.file)) }
             }
         }

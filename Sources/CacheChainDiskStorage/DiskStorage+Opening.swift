@@ -4,13 +4,16 @@ import Foundation
 extension DiskStorage {
     /// Checks (or writes) the directory's format version file. A directory of an older format this build
     /// knows (``olderFormats``) is upgraded by deleting the older format's folder — a cache can always be
-    /// refilled — and a newer or unknown one is refused, so a downgrade never destroys a newer cache.
-    static func checkFormat(_ directory: String) throws(CacheChainError) {
+    /// refilled, and reading every older layout would keep every older decoder — and reported to `events`
+    /// (a `storageError` event with the reasons `older-format-removed` and the format); a newer or unknown
+    /// one is refused, so a downgrade never destroys a newer cache.
+    static func checkFormat(_ directory: String, events: CacheEventSink) throws(CacheChainError) {
         let path = "\(directory)/\(formatFileName)"
         if let bytes = POSIXFile.readWholeFile(path) {
             let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if let older = olderFormats.first(where: { "\($0)" == text }) {
                 try wipeOlderFormat(older, in: directory)
+                events.emit(CacheEvent(.storageError, reasons: ["older-format-removed", "format \(older)"]))
                 return
             }
             guard text == "\(formatVersion)" else {

@@ -19,7 +19,7 @@ extension DiskStorage {
         )
     }
 
-    /// The read-only counterpart of ``checkFormat(_:)``: the directory must hold a cache of this build's
+    /// The read-only counterpart of ``checkFormat(_:events:)``: the directory must hold a cache of this build's
     /// format; nothing is written, upgraded or repaired.
     /// - Parameter directory: The cache directory.
     /// - Throws: `storage-failed` when there is no cache, `invalid-configuration` for another format.

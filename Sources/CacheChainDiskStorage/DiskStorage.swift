@@ -10,13 +10,13 @@ import Foundation
 /// let client = HTTPCacheClient(transport: CurlTransport(), configuration: .init(storage: disk))
 /// ```
 ///
-/// **Layout.** `<directory>/cachechain-format` holds the format version (`4`); everything else is under
-/// `<directory>/v4/`: `index.sqlite` (SQLite, WAL) with one row per variant, `tmp/` for files being
+/// **Layout.** `<directory>/cachechain-format` holds the format version (``formatVersion``); everything else is
+/// under `<directory>/v<format>/`: `index.sqlite` (SQLite, WAL) with one row per variant, `tmp/` for files being
 /// written, and `00/`…`ff/` for entry files. Only the owner can read any of it: directories are 0700 and
 /// files 0600, created so and checked (and repaired) when the cache is opened. Bodies up to ``Configuration/inlineBodyLimit`` live in the
 /// index row; larger ones in an entry file named by the SHA-256 of key and variant plus a unique write id.
-/// A directory of format 1, 2 or 3 (an older build's) is emptied and upgraded; a newer or unknown format is refused
-/// with `invalid-configuration` (never wiped).
+/// A directory of an older format (an older build's) is emptied and upgraded, with a `storageError` event; a newer
+/// or unknown format is refused with `invalid-configuration` (never wiped). <doc:OnDiskFormat> has every byte.
 ///
 /// **Writes.** A large body is streamed to a temporary file (bounded memory), synced when
 /// ``Durability/durable``, renamed into place, then the index row is replaced and the capacity enforced
@@ -60,15 +60,12 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
     var sweepShard = Int.random(in: 0..<256)
 
     static let formatFileName = "cachechain-format"
-    /// The directory format this build reads and writes, recorded in `<directory>/cachechain-format`.
-    /// A directory of an older format is emptied and upgraded when opened (format 1 used XXH64 checksums;
-    /// 2, XXH3 checksums and a separate key-hash index; 3 addresses a key's rows by their row ids, see
-    /// `DiskIndex`, and kept every request field; 4 keeps only the fields `Vary` names, secret ones as keyed
-    /// digests, so the entries of 3, which may hold `Authorization` or `Cookie` in clear, are dropped); a
-    /// newer or unknown one is refused.
-    public static let formatVersion = 4
+    /// The directory format this build reads and writes, recorded in `<directory>/cachechain-format`: the
+    /// format version of every stored entry (5, described in <doc:OnDiskFormat>). A directory of an older
+    /// format is emptied and upgraded when opened; a newer or unknown one is refused.
+    public static let formatVersion = Int(EntryCodec.version)
     /// Older formats this build upgrades by deleting their folder.
-    static let olderFormats = [1, 2, 3]
+    static let olderFormats = Array(1..<formatVersion)
     static let pendingUseLimit = 256
 
     /// Opens (creating when needed) a disk cache; with ``AccessMode/readOnly``, opens an existing one without
@@ -91,7 +88,7 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
         }
         try POSIXFile.makeDirectories(directory)
         try OwnerOnlyAccess.restrict(directory)
-        try Self.checkFormat(directory)
+        try Self.checkFormat(directory, events: configuration.events)
         root = directory + "/v\(Self.formatVersion)"
         try POSIXFile.makeDirectories(root + "/tmp")
         try Self.restrictToOwner(directory: directory, root: root)
@@ -151,10 +148,10 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
     }
 
     private func storeOnce(_ entry: CacheEntry) throws(CacheChainError) {
-        let meta = DiskEntryCodec.encodeMeta(entry)
+        let meta = EntryCodec.encodeMetadata(entry)
         let bodyLength = entry.cached.body.count
         let isInline = bodyLength <= configuration.inlineBodyLimit
-        let size = meta.count + bodyLength + (isInline ? 0 : DiskEntryFile.headerSize)
+        let size = meta.count + bodyLength + (isInline ? 0 : EntryCodec.headerSize)
         guard size <= capacity else { return }
         var row = DiskIndex.NewRow(
             key: entry.key.stringValue, variant: entry.variantKey, url: entry.key.url,

@@ -1,9 +1,9 @@
 import CXXHash
 
-/// The integrity checksum of a disk entry (format 2): XXH3-64, seed 0, of its metadata followed by its body.
+/// The integrity checksum of a disk entry: XXH3-64, seed 0, of its metadata followed by its body.
 ///
 /// Computed by Debian's libxxhash, which picks the widest vector unit of the CPU at run time (about
-/// 45 GB/s with AVX2 on the reference machine, against 10.6 GB/s for the XXH64 of format 1): on a 1 MiB
+/// 45 GB/s with AVX2 on the reference machine, against 10.6 GB/s for XXH64): on a 1 MiB
 /// hit the check costs less than reading the file. It detects accidental damage (truncation, flipped
 /// bits, a foreign file); it is not a MAC — the encrypted plugin's AES-GCM tag is what resists tampering.
 struct EntryChecksum: ~Copyable {

@@ -116,7 +116,7 @@ struct CLICommandTests: BatchSubprocessSuite {
         let stats = try await run(["stats", "--json"] + cache, in: directory)
         #expect(stats.status == 0)
         #expect(stats.stdout.contains("\"entries\":2"))
-        #expect(stats.stdout.contains("\"format\":4"))
+        #expect(stats.stdout.contains("\"format\":5"))
         let listing = try await run(["ls"] + cache, in: directory)
         #expect(listing.stdout.split(separator: "\n").count == 2)
         #expect(listing.stdout.contains("GET \(origin.url("/a/1"))  200  3 B"))

@@ -12,26 +12,25 @@ struct DecodedMetadataMemoTests {
     func reusedForTheSameBytes() throws {
         var memo = DecodedMetadataMemo()
         let entry = MetadataGoldenEntry.entry
-        let meta = DiskEntryCodec.encodeMeta(entry)
+        let meta = EntryCodec.encodeMetadata(entry)
         let first = try memo.decode(rowID: 7, meta: meta, body: HTTPBody([1, 2, 3]))
         let second = try memo.decode(rowID: 7, meta: meta, body: HTTPBody([9]))
         #expect(memo.count == 1)
-        let fresh = try DiskEntryCodec.decodeMeta(meta, body: HTTPBody([9]))
-        #expect(second.entry == fresh.entry)
-        #expect(second.bodyLength == fresh.bodyLength)
-        #expect(try first.entry.cached.body.collect() == [1, 2, 3])
-        #expect(try second.entry.cached.body.collect() == [9])
+        let fresh = try EntryCodec.decodeMetadata(meta, body: HTTPBody([9]), subject: "test metadata")
+        #expect(second == fresh)
+        #expect(try first.cached.body.collect() == [1, 2, 3])
+        #expect(try second.cached.body.collect() == [9])
     }
 
     @Test("other bytes under a remembered row (a reused row ID) are decoded afresh, never answered from the memo")
     func otherBytesDecodedAgain() throws {
         var memo = DecodedMetadataMemo()
         var entry = MetadataGoldenEntry.entry
-        _ = try memo.decode(rowID: 1, meta: DiskEntryCodec.encodeMeta(entry), body: .empty)
+        _ = try memo.decode(rowID: 1, meta: EntryCodec.encodeMetadata(entry), body: .empty)
         entry.cached.response.headerFields[.eTag] = "\"v2\""
-        let changed = try memo.decode(rowID: 1, meta: DiskEntryCodec.encodeMeta(entry), body: .empty)
-        #expect(changed.entry.cached.response.headerFields[.eTag] == "\"v2\"")
-        var damaged = DiskEntryCodec.encodeMeta(entry)
+        let changed = try memo.decode(rowID: 1, meta: EntryCodec.encodeMetadata(entry), body: .empty)
+        #expect(changed.cached.response.headerFields[.eTag] == "\"v2\"")
+        var damaged = EntryCodec.encodeMetadata(entry)
         damaged.removeLast()
         #expect(throws: CacheChainError.self) { try memo.decode(rowID: 1, meta: damaged, body: .empty) }
     }
@@ -39,7 +38,7 @@ struct DecodedMetadataMemoTests {
     @Test("the memo never holds more than its capacity")
     func bounded() throws {
         var memo = DecodedMetadataMemo()
-        let meta = DiskEntryCodec.encodeMeta(MetadataGoldenEntry.entry)
+        let meta = EntryCodec.encodeMetadata(MetadataGoldenEntry.entry)
         for row in 0..<Int64(DecodedMetadataMemo.capacity + 10) { _ = try memo.decode(rowID: row, meta: meta, body: .empty) }
         #expect(memo.count == DecodedMetadataMemo.capacity)
     }

@@ -137,8 +137,8 @@ struct DiskStorageTests {
     }
 
     @Test(
-        "a directory of an older format (1: XXH64 checksums; 2: a separate key-hash index; 3: whole requests, secrets included) is emptied and upgraded",
-        arguments: [1, 2, 3]
+        "a directory of an older format (1: XXH64 checksums; 2: a separate key-hash index; 3: whole requests, secrets included; 4: the disk's own entry codec) is emptied and upgraded",
+        arguments: [1, 2, 3, 4]
     )
     func olderFormatUpgraded(older: Int) async throws {
         let directory = TemporaryDirectory()
@@ -152,10 +152,10 @@ struct DiskStorageTests {
         #expect(!FileManager.default.fileExists(atPath: folder))
         let format = try String(contentsOfFile: directory.path + "/cachechain-format", encoding: .utf8)
         #expect(format == "\(DiskStorage.formatVersion)\n")
-        #expect(DiskStorage.formatVersion == 4)
+        #expect(DiskStorage.formatVersion == 5)
         try await storage.store(entry("/new"))
         #expect(try await storage.entries(for: entry("/new").key).count == 1)
-        #expect(FileManager.default.fileExists(atPath: directory.path + "/v4/index.sqlite"))
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/v5/index.sqlite"))
     }
 
     @Test("a directory path under a regular file is a typed error")

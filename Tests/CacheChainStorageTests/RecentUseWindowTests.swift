@@ -71,6 +71,6 @@ extension DiskStorage {
     /// The URL path of the entry eviction would remove first.
     fileprivate func leastRecentlyUsedPath() throws -> String? {
         guard let victim = try index.victims(excluding: -1).first else { return nil }
-        return try DiskEntryCodec.decodeMeta(victim.meta, body: .empty).entry.key.path
+        return try EntryCodec.decodeMetadata(victim.meta, body: .empty, subject: "test metadata").key.path
     }
 }

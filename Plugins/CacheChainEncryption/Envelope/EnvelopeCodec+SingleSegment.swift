@@ -9,9 +9,10 @@ extension EnvelopeCodec {
     /// associated data is written once into a scratch buffer from the sealed entry's names.
     ///
     /// The same checks as the streaming path — the segment is opened as segment 0 and final, with the same
-    /// nonce and associated data; the plaintext must hold exactly its metadata and the body length the
-    /// metadata records — with the same errors. Nothing is returned before the tag is verified, and the
-    /// decrypted buffer is wiped once the body is copied out of it.
+    /// nonce and associated data, and the same errors; the plaintext must be exactly one `EntryCodec` record
+    /// with an inline body (refused as the streaming path refuses it, with the record's own wording for
+    /// lengths that do not add up). Nothing is returned before the tag is verified, and the decrypted buffer
+    /// is wiped once the body is copied out of it.
     /// - Parameters:
     ///   - envelope: The sealed bytes.
     ///   - sealed: The inner entry they were stored as (its names are bound as associated data).
@@ -116,24 +117,17 @@ extension EnvelopeCodec {
         cursor = UnsafeMutableRawBufferPointer(rebasing: cursor[(4 + part.count)...])
     }
 
-    /// The entry in an authenticated plaintext `metadata length (4) · metadata · body`.
+    /// The entry in an authenticated plaintext: one `EntryCodec` record with an inline body.
     private static func entry(
         from plaintext: UnsafeRawBufferPointer,
         key: EncryptionKey,
         salt: EnvelopeSalt,
         metadataOnly: Bool
     ) throws(CacheChainError) -> CacheEntry {
-        guard plaintext.count >= 4 else { throw PlaintextAssembler.malformed("metadata missing") }
-        let length = plaintext[0..<4].reduce(0) { $0 << 8 | Int($1) }
-        guard length <= PlaintextAssembler.maximumMetadataLength else { throw PlaintextAssembler.malformed("metadata length") }
-        guard plaintext.count - 4 >= length else { throw PlaintextAssembler.malformed("metadata missing") }
-        let decoded = try key.derived.metadata(salt: salt, plaintext: UnsafeRawBufferPointer(rebasing: plaintext[4..<4 + length]))
-        if metadataOnly { return decoded.entry }
-        let bodyCount = plaintext.count - 4 - length
-        guard bodyCount <= decoded.bodyLength else { throw PlaintextAssembler.malformed("body longer than recorded") }
-        guard bodyCount == decoded.bodyLength else { throw PlaintextAssembler.malformed("body shorter than recorded") }
-        var entry = decoded.entry
-        entry.replaceBody(with: BodyBytes.body(Array(UnsafeRawBufferPointer(rebasing: plaintext[(4 + length)...]))))
+        let parts = try EntryCodec.Parts(plaintext, subject: PlaintextAssembler.subject)
+        guard parts.reference.isEmpty else { throw PlaintextAssembler.malformed("body reference") }
+        var entry = try key.derived.metadata(salt: salt, plaintext: parts.metadata)
+        if !metadataOnly { entry.replaceBody(with: BodyBytes.body(Array(parts.body))) }
         return entry
     }
 }

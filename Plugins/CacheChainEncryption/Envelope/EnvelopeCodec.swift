@@ -20,10 +20,12 @@ enum EnvelopeCodec {
         spool: SpoolPolicy
     ) throws(CacheChainError) -> HTTPBody {
         let header = try EnvelopeHeader(keyID: key.id, segmentSize: segmentSize)
-        var metadata = EntryMetadataCodec.encode(entry)
+        var metadata = EntryCodec.encodeMetadata(entry)
         defer { wipe(&metadata) }
         let bodyCount = BodyBytes.count(of: entry.cached.body)
-        let plaintextCount = 4 + metadata.count + bodyCount
+        // The envelope authenticates the record: no checksum of its own.
+        let record = EntryCodec.Header(metadataLength: metadata.count, bodyLength: bodyCount).bytes
+        let plaintextCount = record.count + metadata.count + bodyCount
         let sealer = try SegmentSealer(
             subkey: try subkey(key, header).subkey, header: header, aadPrefix: aadPrefix(header, names), expectedCount: plaintextCount
         )
@@ -31,9 +33,7 @@ enum EnvelopeCodec {
         let envelope = try ByteSink(expectedCount: sealedCount, policy: spool)
         try header.encoded.withBytes { (bytes) throws(CacheChainError) in try envelope.append(bytes) }
         let emit = { (sealed: UnsafeRawBufferPointer) throws(CacheChainError) in try envelope.append(sealed) }
-        let count = UInt32(metadata.count)
-        let length: [UInt8] = [UInt8(truncatingIfNeeded: count >> 24), UInt8(truncatingIfNeeded: count >> 16), UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count)]
-        try length.withBytes { (bytes) throws(CacheChainError) in try sealer.append(bytes, emit: emit) }
+        try record.withBytes { (bytes) throws(CacheChainError) in try sealer.append(bytes, emit: emit) }
         try metadata.withBytes { (bytes) throws(CacheChainError) in try sealer.append(bytes, emit: emit) }
         try BodyBytes.forEachChunk(of: entry.cached.body) { (chunk) throws(CacheChainError) in
             try sealer.append(chunk, emit: emit)

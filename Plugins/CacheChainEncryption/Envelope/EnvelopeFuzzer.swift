@@ -29,11 +29,10 @@ package struct EnvelopeFuzzer: Sendable {
     /// The template's envelope: a valid input to start from.
     package var seed: [UInt8] { template.cached.body.inMemoryBytes ?? [] }
 
-    /// A valid plaintext stream (`metadata length · metadata · body`) of the template's entry.
+    /// A valid plaintext stream (an `EntryCodec` record) of the template's entry.
     package var plaintextSeed: [UInt8] {
-        let metadata = EntryMetadataCodec.encode(entry)
-        let count = UInt32(metadata.count)
-        return [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: count >> $0) } + metadata + (entry.cached.body.inMemoryBytes ?? [])
+        let body = entry.cached.body.inMemoryBytes ?? []
+        return EntryCodec.record(metadata: EntryCodec.encodeMetadata(entry), body: body, bodyLength: body.count, checksum: 0)
     }
 
     /// Opens `bytes` as the template's envelope, as ``EncryptedStorage`` opens a stored entry.
@@ -44,8 +43,8 @@ package struct EnvelopeFuzzer: Sendable {
         return try? storage.open(sealed, likelyKey: key)
     }
 
-    /// Feeds `plaintext` to the assembler that rebuilds an entry from an opened envelope (`metadata length ·
-    /// metadata · body`), in pieces cut at `cuts`, as decrypted segments arrive.
+    /// Feeds `plaintext` to the assembler that rebuilds an entry from an opened envelope (an `EntryCodec`
+    /// record), in pieces cut at `cuts`, as decrypted segments arrive.
     /// - Returns: The entry, or `nil` when the stream is refused.
     package func assemble(_ plaintext: [UInt8], cuts: [Int]) -> CacheEntry? {
         var assembler = PlaintextAssembler(metadataOnly: false, spool: storage.spool)

@@ -32,7 +32,7 @@ extension EnvelopeHeader {
                 throw damaged("it does not start with the CCEN magic")
             }
             guard bytes[4] == version else {
-                throw CacheChainError(.integrityCheckFailed, "an encrypted entry has unknown format version \(bytes[4]) (this build reads version \(version))")
+                throw EntryCodec.otherVersion(bytes[4], subject: "an encrypted entry")
             }
             let idLength = Int(bytes[5])
             keyID = 6..<6 + idLength

@@ -1,17 +1,18 @@
 import CacheChainCore
 
-/// The clear-text start of every sealed entry (format version 1, integers big-endian):
+/// The clear-text start of every sealed entry (integers big-endian):
 ///
 /// ```
-/// magic "CCEN" (4) · version 1 (1) · key ID length n (1) · key ID (n, ASCII) · salt (32) · nonce (12) ·
+/// magic "CCEN" (4) · format version (1) · key ID length n (1) · key ID (n, ASCII) · salt (32) · nonce (12) ·
 /// segment size (4)
 /// ```
 ///
-/// followed by the segments, each `ciphertext · tag (16)`. Every byte of the header is authenticated: it is
-/// the start of every segment's associated data.
+/// followed by the segments, each `ciphertext · tag (16)`, whose plaintext is one `EntryCodec` record.
+/// The version is the entry format's, `EntryCodec.version`. Every byte of the header is authenticated: it
+/// is the start of every segment's associated data.
 struct EnvelopeHeader {
     static let magic: [UInt8] = Array("CCEN".utf8)
-    static let version: UInt8 = 1
+    static let version = EntryCodec.version
     static let saltByteCount = 32
     static let defaultSegmentSize = 64 * 1024
     static let segmentSizes = 1024...(16 << 20)

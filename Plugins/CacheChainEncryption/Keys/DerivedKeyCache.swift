@@ -24,12 +24,10 @@ final class DerivedKeyCache: Sendable {
     private final class OpenedMetadata: Sendable {
         let plaintext: SecureBytes
         let entry: CacheEntry
-        let bodyLength: Int
 
-        init(plaintext: SecureBytes, entry: CacheEntry, bodyLength: Int) {
+        init(plaintext: SecureBytes, entry: CacheEntry) {
             self.plaintext = plaintext
             self.entry = entry
-            self.bodyLength = bodyLength
         }
     }
 
@@ -86,24 +84,28 @@ final class DerivedKeyCache: Sendable {
 
     /// What the authenticated metadata `plaintext` of the envelope with `salt` decodes to: the kept
     /// decoding when the same envelope's metadata was decoded before and is byte for byte the same, else a
-    /// fresh ``EntryMetadataCodec`` decoding (then kept).
+    /// fresh `EntryCodec` decoding (then kept).
     /// - Throws: `integrity-check-failed` when the metadata cannot be decoded.
-    func metadata(salt: [UInt8], plaintext: [UInt8]) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
-        guard let salt = EnvelopeSalt(salt) else { return try EntryMetadataCodec.decode(plaintext) }
+    func metadata(salt: [UInt8], plaintext: [UInt8]) throws(CacheChainError) -> CacheEntry {
+        guard let salt = EnvelopeSalt(salt) else {
+            return try EntryCodec.decodeMetadata(plaintext, body: .empty, subject: PlaintextAssembler.subject)
+        }
         return try plaintext.withBytes { (bytes) throws(CacheChainError) in try metadata(salt: salt, plaintext: bytes) }
     }
 
     /// What the authenticated metadata `plaintext` of the envelope with `salt` decodes to (see
     /// ``metadata(salt:plaintext:)-([UInt8],_)``); copies `plaintext` only when it decodes it afresh.
     /// - Throws: `integrity-check-failed` when the metadata cannot be decoded.
-    func metadata(salt: EnvelopeSalt, plaintext: UnsafeRawBufferPointer) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
+    func metadata(salt: EnvelopeSalt, plaintext: UnsafeRawBufferPointer) throws(CacheChainError) -> CacheEntry {
         if let known = metadata.withLock({ $0.value(for: salt) }),
            known.plaintext.withBytes({ kept in sameBytes(kept, plaintext) }) {
-            return (known.entry, known.bodyLength)
+            return known.entry
         }
         let kept = SecureBytes(copying: plaintext)
-        let decoded = try kept.withBytes { (bytes) throws(CacheChainError) in try EntryMetadataCodec.decode(bytes) }
-        let opened = OpenedMetadata(plaintext: kept, entry: decoded.entry, bodyLength: decoded.bodyLength)
+        let decoded = try kept.withBytes { (bytes) throws(CacheChainError) in
+            try EntryCodec.decodeMetadata(bytes, body: .empty, subject: PlaintextAssembler.subject)
+        }
+        let opened = OpenedMetadata(plaintext: kept, entry: decoded)
         metadata.withLock { $0.insert(opened, for: salt) }
         return decoded
     }

@@ -1,27 +1,15 @@
 import Foundation
 import HTTPTypes
 
-/// The binary layout of an entry's metadata (everything but the body), shared by the disk storage's entry
-/// files and the encryption plugin's sealed envelopes; each format chooses its byte order and what comes
-/// before it (the disk format starts with its own version byte).
-///
-/// Layout (strings and data as a 32-bit length + bytes): key (method, scheme, authority, path,
-/// discriminator) · variant key · request (method, optional scheme/authority/path, fields) · response
-/// (status code, reason phrase, fields) · userInfo (count, then name + JSON data, by name) · storage policy ·
-/// request, response and stored times (IEEE-754 bit patterns, so dates round-trip exactly) · body length.
-/// Fields are a count, then name, HPACK indexing strategy and raw value bytes each, in order (repeated
-/// fields kept).
-package enum CacheEntryMetadataCoding {
-    /// Writes an entry's metadata.
-    /// - Parameters:
-    ///   - entry: The entry; its body's length is recorded, not its bytes.
-    ///   - writer: Where to write.
-    package static func encode(_ entry: CacheEntry, into writer: inout BinaryWriter) {
-        writer.string(entry.key.method)
-        writer.string(entry.key.scheme)
-        writer.string(entry.key.authority)
-        writer.string(entry.key.path)
-        writer.string(entry.key.discriminator)
+/// An entry's metadata: everything but the body. Strings and data are a 32-bit length and the bytes, integers
+/// little-endian; `OnDiskFormat.md` lists the fields in order.
+extension EntryCodec {
+    /// Encodes an entry's metadata (its body is not read).
+    /// - Parameter entry: The entry.
+    /// - Returns: The metadata's bytes.
+    package static func encodeMetadata(_ entry: CacheEntry) -> [UInt8] {
+        var writer = BinaryWriter(byteOrder: .littleEndian)
+        encodeKey(entry.key, into: &writer)
         writer.string(entry.variantKey)
         writer.string(entry.request.method.rawValue)
         writer.optionalString(entry.request.scheme)
@@ -41,26 +29,23 @@ package enum CacheEntryMetadataCoding {
         writer.u64(entry.cached.requestTime.timeIntervalSinceReferenceDate.bitPattern)
         writer.u64(entry.cached.responseTime.timeIntervalSinceReferenceDate.bitPattern)
         writer.u64(entry.storedAt.timeIntervalSinceReferenceDate.bitPattern)
-        writer.u64(UInt64(entry.cached.body.count))
+        return writer.bytes
     }
 
-    /// Reads an entry's metadata; the reader must then be at its end.
+    /// Decodes metadata into an entry.
     /// - Parameters:
-    ///   - reader: Where to read.
+    ///   - bytes: The metadata, exactly.
     ///   - body: The body to give the entry.
-    /// - Returns: The entry and the body length recorded in the metadata.
+    ///   - subject: What the bytes are, for errors (e.g. "a disk cache entry's metadata").
+    /// - Returns: The entry.
     /// - Throws: `integrity-check-failed` when the metadata is damaged or has bytes left over.
-    package static func decode(
-        _ reader: inout BinaryReader,
-        body: HTTPBody
-    ) throws(CacheChainError) -> (entry: CacheEntry, bodyLength: Int) {
-        // A stored key was normalized when it was made: assign its parts rather than normalize again.
-        var key = keyTemplate
-        key.method = try reader.string()
-        key.scheme = try reader.string()
-        key.authority = try reader.string()
-        key.path = try reader.string()
-        key.discriminator = try reader.string()
+    package static func decodeMetadata(
+        _ bytes: UnsafeRawBufferPointer,
+        body: HTTPBody,
+        subject: String
+    ) throws(CacheChainError) -> CacheEntry {
+        var reader = BinaryReader(bytes, byteOrder: .littleEndian, subject: subject)
+        let key = try decodeKey(&reader)
         let variantKey = try reader.string()
         guard let method = HTTPRequest.Method(try reader.string()) else { throw reader.malformed("request method") }
         let request = HTTPRequest(
@@ -84,9 +69,8 @@ package enum CacheEntryMetadataCoding {
         let requestTime = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.u64()))
         let responseTime = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.u64()))
         let storedAt = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.u64()))
-        let bodyLength = Int(truncatingIfNeeded: try reader.u64())
-        guard reader.isAtEnd, bodyLength >= 0 else { throw reader.malformed("length") }
-        let entry = CacheEntry(
+        guard reader.isAtEnd else { throw reader.malformed("bytes left over") }
+        return CacheEntry(
             restoringKey: key,
             variantKey: variantKey,
             request: request,
@@ -100,10 +84,56 @@ package enum CacheEntryMetadataCoding {
             ),
             storedAt: storedAt
         )
-        return (entry, bodyLength)
+    }
+
+    /// Decodes metadata held in an array (as the buffer variant does).
+    package static func decodeMetadata(_ bytes: [UInt8], body: HTTPBody, subject: String) throws(CacheChainError) -> CacheEntry {
+        let result = bytes.withUnsafeBytes { raw in
+            Result { () throws(CacheChainError) in try decodeMetadata(raw, body: body, subject: subject) }
+        }
+        return try result.get()
+    }
+
+    /// Encodes a key alone, as the metadata starts with it (what the Redis backend keeps per primary key).
+    /// - Parameter key: The key.
+    /// - Returns: Its method, scheme, authority, path and discriminator.
+    package static func encodeKey(_ key: CacheKey) -> [UInt8] {
+        var writer = BinaryWriter(byteOrder: .littleEndian, capacity: 128)
+        encodeKey(key, into: &writer)
+        return writer.bytes
+    }
+
+    /// Decodes what ``encodeKey(_:)`` wrote.
+    /// - Parameter bytes: The bytes.
+    /// - Returns: The key, or `nil` when the bytes are not exactly one encoded key.
+    package static func decodeKey(_ bytes: [UInt8]) -> CacheKey? {
+        bytes.withUnsafeBytes { raw in
+            var reader = BinaryReader(raw, byteOrder: .littleEndian, subject: "a stored cache key")
+            guard let key = try? decodeKey(&reader), reader.isAtEnd else { return nil }
+            return key
+        }
     }
 
     private static let keyTemplate = CacheKey(method: "GET", scheme: "https", authority: "", path: "/")
+
+    private static func encodeKey(_ key: CacheKey, into writer: inout BinaryWriter) {
+        writer.string(key.method)
+        writer.string(key.scheme)
+        writer.string(key.authority)
+        writer.string(key.path)
+        writer.string(key.discriminator)
+    }
+
+    private static func decodeKey(_ reader: inout BinaryReader) throws(CacheChainError) -> CacheKey {
+        // A stored key was normalized when it was made: assign its parts rather than normalize again.
+        var key = keyTemplate
+        key.method = try reader.string()
+        key.scheme = try reader.string()
+        key.authority = try reader.string()
+        key.path = try reader.string()
+        key.discriminator = try reader.string()
+        return key
+    }
 
     private static func encodeFields(_ fields: HTTPFields, into writer: inout BinaryWriter) {
         writer.u32(UInt32(fields.count))
