@@ -54,8 +54,10 @@ extension CurlTransport {
         /// The most connections kept open per host by each libcurl thread (libcurl's
         /// `CURLMOPT_MAX_HOST_CONNECTIONS`; 0 = no limit).
         public var maximumConnectionsPerHost: Int
-        /// How many libcurl threads share the transfers, each with its own multi handle and connection pool;
-        /// by default one per core, so concurrent requests use every core. At least 1.
+        /// How many libcurl threads share the transfers, each with its own multi handle and connection pool
+        /// (requests go to them in turn, so a host gets a connection per thread and HTTP/2 multiplexes per
+        /// thread); 1 by default. `ProcessInfo.processInfo.activeProcessorCount` lets concurrent misses use
+        /// every core. At least 1.
         public var loopCount: Int
         /// The `User-Agent` sent when the request has none.
         public var userAgent: String
@@ -77,7 +79,7 @@ extension CurlTransport {
         ///   - inMemoryBodyLimit: Largest body kept in memory; 4 MiB.
         ///   - spoolDirectory: Where larger bodies are spooled (unnamed files); the temporary directory.
         ///   - maximumConnectionsPerHost: Connection limit per host and libcurl thread; 0 (none).
-        ///   - loopCount: libcurl threads; one per core (`ProcessInfo.activeProcessorCount`).
+        ///   - loopCount: libcurl threads; 1.
         ///   - userAgent: Default `User-Agent`.
         ///   - recordsHTTPVersion: Put the negotiated HTTP version in each response's `userInfo`; off.
         public init(
@@ -92,7 +94,7 @@ extension CurlTransport {
             inMemoryBodyLimit: Int = 4 << 20,
             spoolDirectory: String = NSTemporaryDirectory(),
             maximumConnectionsPerHost: Int = 0,
-            loopCount: Int = ProcessInfo.processInfo.activeProcessorCount,
+            loopCount: Int = 1,
             userAgent: String = "CacheChain (libcurl)",
             recordsHTTPVersion: Bool = false
         ) {

@@ -2,8 +2,8 @@ public import CacheChainCore
 import CacheChainPolicy
 import Synchronization
 
-/// The network transport: libcurl's multi interface driven by dedicated threads (one per core by default),
-/// with async/await on top.
+/// The network transport: libcurl's multi interface driven by dedicated threads (``Configuration/loopCount``, one
+/// by default), with async/await on top.
 ///
 /// ```swift
 /// let client = HTTPCacheClient(transport: CurlTransport())
