@@ -221,7 +221,7 @@ let package = Package(
             name: "CacheChainBenchmarks",
             dependencies: [
                 "CacheChain", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CCurl", "CacheChainRedis", "CacheChainEncryption",
-                "CSQLite", "CacheChainFoundation", "CacheChainDiskStorage",
+                "CSQLite", "CXXHash", "CacheChainFoundation", "CacheChainDiskStorage",
             ],
             path: "Benchmarks/CacheChainBenchmarks",
             swiftSettings: strictSettings

@@ -11,11 +11,28 @@ import Synchronization
 // Foundation's URLCache run in the same process and the output is one readable table.
 
 let iterations = Int(ProcessInfo.processInfo.environment["BENCH_ITERATIONS"] ?? "") ?? 200_000
-print("CacheChain benchmarks — \(iterations) iterations per scenario, release build, \(ProcessInfo.processInfo.activeProcessorCount) cores")
+let arguments = Set(CommandLine.arguments.dropFirst())
+let quick = arguments.contains("--quick")
+print("CacheChain benchmarks — release build, \(ProcessInfo.processInfo.activeProcessorCount) cores\(quick ? ", --quick" : "")")
 
-// BENCH_SCENARIOS=memory,network runs a subset (all by default).
+// BENCH_SCENARIOS=memory,network runs those scenarios. Without it, the paired run (`paired`: every row
+// alternates subject and baseline rounds and prints the median ratio and its spread, then a summary table);
+// `--all` adds the detailed scenarios below to it (\(iterations) iterations per scenario, BENCH_ITERATIONS).
 let selected = Set((ProcessInfo.processInfo.environment["BENCH_SCENARIOS"] ?? "").split(separator: ",").map(String.init))
-func isSelected(_ name: String) -> Bool { selected.isEmpty || selected.contains(name) }
+func isSelected(_ name: String) -> Bool {
+    if selected.isEmpty { return name == "paired" || arguments.contains("--all") }
+    return selected.contains(name)
+}
+
+if isSelected("paired") {
+    let plan: PairedPlan = quick ? .quick : .full
+    let started = ContinuousClock.now
+    try await runPairedNetworkRows(plan: plan)
+    try await runPairedMemoryRows(plan: plan)
+    try await runPairedDiskRows(plan: plan)
+    printPairedSummary()
+    print("(paired run: \(plan.pairs) pairs per row, \(ContinuousClock.now - started))")
+}
 
 // Scenario 8: peak RSS filling a 256 MiB memory cache and downloading a 1 GiB body.
 if isSelected("footprint") { try await runMemoryFootprintScenarios() }

@@ -51,8 +51,14 @@ extension CurlTransport {
         /// default; a missing directory is created 0700, and one that belongs to another user (or that other
         /// users can write to without the sticky bit) is refused, so such a transfer fails with a clear error.
         public var spoolDirectory: String
-        /// The most connections kept open per host (libcurl's `CURLMOPT_MAX_HOST_CONNECTIONS`; 0 = no limit).
+        /// The most connections kept open per host by each libcurl thread (libcurl's
+        /// `CURLMOPT_MAX_HOST_CONNECTIONS`; 0 = no limit).
         public var maximumConnectionsPerHost: Int
+        /// How many libcurl threads share the transfers, each with its own multi handle and connection pool
+        /// (requests go to them in turn, so a host gets a connection per thread and HTTP/2 multiplexes per
+        /// thread); 1 by default. `ProcessInfo.processInfo.activeProcessorCount` lets concurrent misses use
+        /// every core. At least 1.
+        public var loopCount: Int
         /// The `User-Agent` sent when the request has none.
         public var userAgent: String
         /// Record the HTTP version each network response arrived over in its `userInfo`, under
@@ -72,7 +78,8 @@ extension CurlTransport {
         ///   - maximumBodySize: Largest body in bytes; 8 GiB.
         ///   - inMemoryBodyLimit: Largest body kept in memory; 4 MiB.
         ///   - spoolDirectory: Where larger bodies are spooled (unnamed files); the temporary directory.
-        ///   - maximumConnectionsPerHost: Connection limit per host; 0 (none).
+        ///   - maximumConnectionsPerHost: Connection limit per host and libcurl thread; 0 (none).
+        ///   - loopCount: libcurl threads; 1.
         ///   - userAgent: Default `User-Agent`.
         ///   - recordsHTTPVersion: Put the negotiated HTTP version in each response's `userInfo`; off.
         public init(
@@ -87,6 +94,7 @@ extension CurlTransport {
             inMemoryBodyLimit: Int = 4 << 20,
             spoolDirectory: String = NSTemporaryDirectory(),
             maximumConnectionsPerHost: Int = 0,
+            loopCount: Int = 1,
             userAgent: String = "CacheChain (libcurl)",
             recordsHTTPVersion: Bool = false
         ) {
@@ -101,6 +109,7 @@ extension CurlTransport {
             self.inMemoryBodyLimit = inMemoryBodyLimit
             self.spoolDirectory = spoolDirectory
             self.maximumConnectionsPerHost = maximumConnectionsPerHost
+            self.loopCount = max(1, loopCount)
             self.userAgent = userAgent
             self.recordsHTTPVersion = recordsHTTPVersion
         }

@@ -1,7 +1,9 @@
 public import CacheChainCore
 import CacheChainPolicy
+import Synchronization
 
-/// The network transport: libcurl's multi interface driven by one dedicated thread, with async/await on top.
+/// The network transport: libcurl's multi interface driven by dedicated threads (``Configuration/loopCount``, one
+/// by default), with async/await on top.
 ///
 /// ```swift
 /// let client = HTTPCacheClient(transport: CurlTransport())
@@ -10,9 +12,10 @@ import CacheChainPolicy
 ///   offers it (``Configuration/httpVersion``), with concurrent requests multiplexed as streams of one
 ///   connection; ``Configuration/recordsHTTPVersion`` reports the version used. TLS verifies against the system CA store or ``Configuration/caFile``, optionally with a
 ///   public key pin.
-/// - No blocking call runs on Swift's cooperative pool: requests are handed to the libcurl thread and
-///   the calling task suspends until the transfer finishes.
-///   Tasks that prefer ``taskExecutor`` run on the libcurl thread itself and skip that hand-off.
+/// - No blocking call runs on Swift's cooperative pool: requests are handed to a libcurl thread and
+///   the calling task suspends until the transfer finishes. `HTTPCacheClient` runs each request of a caller
+///   without an executor preference on a libcurl thread (``preferredTaskExecutor``), so the transfer is handed
+///   over and its result comes back without crossing threads; requests spread over the threads in turn.
 /// - Cancelling the calling task aborts the transfer promptly and frees its handle.
 /// - Redirects are not followed here: the cache must see each hop, so following them is the job of a
 ///   `RedirectInterceptor` outside the cache.
@@ -26,9 +29,11 @@ import CacheChainPolicy
 public final class CurlTransport: HTTPTransport {
     /// The transport's settings.
     public let configuration: Configuration
-    private let loop: Result<CurlMultiLoop, CacheChainError>
+    private let loops: Result<[CurlMultiLoop], CacheChainError>
+    /// The loop the next request without one of its own goes to (round-robin).
+    private let nextLoop = Atomic<Int>(0)
 
-    /// Creates a transport and starts its libcurl thread.
+    /// Creates a transport and starts its libcurl threads (``Configuration/loopCount``).
     ///
     /// If libcurl cannot be initialized (a broken installation, no memory) every ``send(_:context:)``
     /// throws a `transport-failed` error saying so.
@@ -36,38 +41,58 @@ public final class CurlTransport: HTTPTransport {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         BodyFileWriter.sweepLeftovers(in: configuration.spoolDirectory)
+        var loops: [CurlMultiLoop] = []
         do {
-            self.loop = .success(try CurlMultiLoop(maximumConnectionsPerHost: configuration.maximumConnectionsPerHost))
+            for _ in 0..<max(1, configuration.loopCount) {
+                loops.append(try CurlMultiLoop(maximumConnectionsPerHost: configuration.maximumConnectionsPerHost))
+            }
+            self.loops = .success(loops)
         } catch {
-            self.loop = .failure(error)
+            for loop in loops { loop.shutdown() }
+            self.loops = .failure(error)
         }
     }
 
     deinit {
-        if case .success(let loop) = loop { loop.shutdown() }
+        if case .success(let loops) = loops { for loop in loops { loop.shutdown() } }
     }
 
-    /// Stops the libcurl thread and waits until it has ended.
+    /// Stops the libcurl threads and waits until they have ended.
     ///
     /// Transfers still in flight fail with a `cancelled` error ("the transport was shut down"), and so does
     /// every later ``send(_:context:)``. Idempotent: a later or concurrent call returns once the thread has
     /// ended. Releasing the transport without calling it stops the thread too, but does not wait for it;
     /// `HTTPCacheClient.shutdown()` calls this after draining its background revalidations.
     public func shutdown() async {
-        if case .success(let loop) = loop { await loop.shutdownAndWait() }
+        if case .success(let loops) = loops { for loop in loops { await loop.shutdownAndWait() } }
     }
 
-    /// Whether ``shutdown()`` has stopped the libcurl thread (for tests).
+    /// Whether ``shutdown()`` has stopped every libcurl thread (for tests).
     var hasShutDown: Bool {
-        (try? loop.get())?.hasEnded ?? true
+        (try? loops.get())?.allSatisfy(\.hasEnded) ?? true
     }
 
-    /// The libcurl thread as a task executor, for the lowest latency on sequential requests.
+    /// The libcurl threads (for tests).
+    var loopCount: Int {
+        (try? loops.get())?.count ?? 0
+    }
+
+    /// The loop a request goes to: the caller's own when it runs on one, otherwise the next in turn.
+    private func chooseLoop() throws(CacheChainError) -> CurlMultiLoop {
+        let loops = try self.loops.get()
+        if loops.count == 1 { return loops[0] }
+        if let current = loops.first(where: \.isCurrentThread) { return current }
+        return loops[nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % loops.count]
+    }
+
+    /// A libcurl thread as a task executor (each access returns the next thread in turn), for the lowest
+    /// latency on sequential requests.
     ///
-    /// A request normally costs two thread wake-ups: the calling task hands its transfer to the libcurl thread,
-    /// and that thread resumes the task on Swift's cooperative pool when the transfer ends. Code that runs with
-    /// this executor as its preference runs *on* the libcurl thread instead, between rounds of libcurl's work,
-    /// so a request is handed over and resumed without crossing threads:
+    /// `HTTPCacheClient` already runs each request of a caller without an executor preference on a libcurl
+    /// thread (``preferredTaskExecutor``), but the caller itself then hands the request over and is resumed on
+    /// Swift's cooperative pool: two thread wake-ups per request. Code that runs with this executor as its
+    /// preference runs *on* the libcurl thread instead, between rounds of libcurl's work, so a loop of requests
+    /// crosses no thread at all:
     ///
     /// ```swift
     /// let transport = CurlTransport()
@@ -82,12 +107,17 @@ public final class CurlTransport: HTTPTransport {
     /// leave CPU-heavy work on the default pool. Actor-isolated code still runs on its actor. `nil` when
     /// libcurl could not be initialized (then ``send(_:context:)`` throws, and a `nil` preference means none).
     public var taskExecutor: (any TaskExecutor)? {
-        try? loop.get()
+        try? chooseLoop()
     }
 
-    /// Whether the caller runs on this transport's libcurl thread (for tests of ``taskExecutor``).
+    /// ``taskExecutor``: `HTTPCacheClient` runs each request of a caller without an executor preference on it.
+    public var preferredTaskExecutor: (any TaskExecutor)? {
+        taskExecutor
+    }
+
+    /// Whether the caller runs on one of this transport's libcurl threads (for tests of ``taskExecutor``).
     var isOnLibcurlThread: Bool {
-        (try? loop.get())?.isCurrentThread ?? false
+        (try? loops.get())?.contains(where: \.isCurrentThread) ?? false
     }
 
     /// The libcurl version and its TLS, compression and HTTP/2 libraries, e.g. for a `--version` output.
@@ -102,7 +132,7 @@ public final class CurlTransport: HTTPTransport {
     /// - Throws: `CacheChainError` (`invalid-request`, `transport-failed`, `timed-out`, `cancelled`).
     public func send(_ request: PipelineRequest, context: InterceptorContext) async throws -> PipelineResponse {
         try Task.checkCancellation()
-        let loop = try self.loop.get()
+        let loop = try chooseLoop()
         let transfer = try CurlTransfer(
             request: request,
             configuration: configuration,

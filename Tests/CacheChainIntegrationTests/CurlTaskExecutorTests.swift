@@ -1,4 +1,5 @@
 import CacheChain
+import CacheChainCore
 @testable import CacheChainCurl
 import CacheChainLoopback
 import CacheChainTesting
@@ -32,6 +33,60 @@ struct CurlTaskExecutorTests {
             }
             #expect(statuses == [.miss, .hit, .hit, .miss])
             #expect(net.origin.requestCount(for: "/e") == 2)
+        }
+    }
+
+    @Test("a miss run by default — the caller chose no executor — runs on a libcurl thread and still cancels promptly")
+    func defaultMissCancelsOnTheLibcurlThread() async throws {
+        let origin = try await LoopbackOrigin.start()
+        let (arrivals, arrived) = AsyncStream<Void>.makeStream()
+        origin.route("/hang", handler: { _ in
+            arrived.yield()
+            return LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "never", delay: .seconds(30))
+        })
+        let storage = MemoryStorage(capacity: 1 << 20)
+        let transport = CurlTransport(configuration: .init(loopCount: 2))
+        #expect(transport.loopCount == 2)
+        let placement = ThreadPlacement(transport: transport)
+        let client = HTTPCacheClient(transport: transport, configuration: .init(storage: storage, outerInterceptors: [placement]))
+        let request = try HTTPRequest(url: origin.url("/hang"))
+        // No executor preference: the client puts the request on a libcurl thread itself.
+        let task = Task.detached { try await client.send(PipelineRequest(head: request), timeout: .seconds(60)) }
+        var iterator = arrivals.makeAsyncIterator()
+        _ = await iterator.next()
+        #expect(placement.sawLibcurlThread.withLock { $0 } == [true], "the request did not run on a libcurl thread")
+        task.cancel()
+        let result = await task.result
+        #expect(throws: (any Error).self) { try result.get() }
+        // Cancelled, not timed out: the transfer was aborted when the task was, not when the 60 s ran out.
+        if case .failure(let error as CacheChainError) = result { #expect(error.code == .cancelled) }
+        #expect(await storage.usage().entryCount == 0)
+        try await origin.shutdown()
+        await transport.shutdown()
+    }
+
+    @Test("concurrent default misses spread over the libcurl threads and each gets its own body")
+    func defaultMissesSpreadOverLoops() async throws {
+        try await withNetwork { net in
+            for index in 0..<16 {
+                net.origin.route("/s\(index)", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: .bytes(Array("s \(index)".utf8))))
+            }
+            let transport = CurlTransport(configuration: .init(loopCount: 2))
+            let threads = ThreadPlacement(transport: transport)
+            let client = HTTPCacheClient(transport: transport, configuration: .init(outerInterceptors: [threads]))
+            let bodies = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+                for index in 0..<16 {
+                    group.addTask {
+                        let response = try await client.data(for: HTTPRequest(url: net.origin.url("/s\(index)")))
+                        return (index, response.body.string)
+                    }
+                }
+                return try await group.reduce(into: [Int: String?]()) { $0[$1.0] = $1.1 }
+            }
+            for index in 0..<16 { #expect(bodies[index] == .some("s \(index)")) }
+            #expect(threads.sawLibcurlThread.withLock { $0 }.allSatisfy { $0 })
+            #expect(threads.threadNames.withLock { Set($0) }.count == 2, "both libcurl threads took requests")
+            await transport.shutdown()
         }
     }
 
@@ -76,5 +131,19 @@ struct CurlTaskExecutorTests {
             return sum
         }
         #expect(sum == 6)
+    }
+}
+
+/// Records, for each request, whether the chain ran on one of the transport's libcurl threads, and which.
+private struct ThreadPlacement: HTTPInterceptor {
+    let transport: CurlTransport
+    let sawLibcurlThread = LockedValue<[Bool]>([])
+    let threadNames = LockedValue<[UInt]>([])
+
+    func intercept(_ request: PipelineRequest, context: InterceptorContext, next: Next) async throws -> PipelineResponse {
+        let onLoop = transport.isOnLibcurlThread
+        sawLibcurlThread.withLock { $0.append(onLoop) }
+        threadNames.withLock { $0.append(UInt(pthread_self())) }
+        return try await next(request, context)
     }
 }

@@ -1,0 +1,112 @@
+import CXXHash
+import CacheChain
+import CacheChainEncryption
+import CacheChainTesting
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The disk rows of the paired run (issue 29): `DiskStorage` hits of 1 KiB and 1 MiB next to open+read+close
+/// of the same bytes; the full chain over disk; a durable store next to write+fsync+rename of the same bytes;
+/// and the physical floors of a 1 MiB hit — the read, an XXH3 pass, an AES-256-GCM seal — each next to a
+/// 1 MiB memcpy, in the same run.
+func runPairedDiskRows(plan: PairedPlan) async throws {
+    let base = NSTemporaryDirectory() + "cachechain-bench-paired-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: base) }
+    try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+    let stored = 100
+
+    for (label, size, calls, target) in [("1 KiB", 1 << 10, 2_000, "≤ 2"), ("1 MiB", 1 << 20, 100, "≤ 1.25")] {
+        printSection("Disk hit, \(label) body, every read checked (paired rounds)")
+        let body = HTTPBody((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let storage = try DiskStorage(directory: "\(base)/disk-\(size)", capacity: 4 << 30)
+        for index in 0..<stored { try await storage.store(freshEntry(path: "/d/\(index)", body: body)) }
+        let keys = (0..<stored).map { CacheKey(method: "GET", scheme: "http", authority: "origin.test", path: "/d/\($0)") }
+        let files = (0..<stored).map { "\(base)/plain-\(size)-\($0)" }
+        for file in files { try Data(try body.collect()).write(to: URL(fileURLWithPath: file)) }
+        var next = 0
+        var plainNext = 0
+        try await comparePaired(("DiskStorage hit \(label)", "open+read+close \(label)"), plan: plan, calls: calls, target: target) {
+            let found = try await storage.entries(for: keys[next % stored])
+            next &+= 1
+            let bytes = try found.first?.cached.body.collect()
+            precondition(bytes?.count == size)
+        } _: {
+            precondition(readWholeFile(files[plainNext % stored], size: size) == size)
+            plainNext &+= 1
+        }
+
+        if size == 1 << 10 {
+            printSection("Full chain over disk, \(label) body (paired rounds)")
+            let client = HTTPCacheClient(transport: ScriptedTransport(), configuration: .init(storage: storage))
+            let requests = try (0..<stored).map { try HTTPRequest(url: "http://origin.test/d/\($0)") }
+            try await comparePaired(("full chain disk hit \(label)", "open+read+close \(label)"), plan: plan, calls: calls) {
+                let response = try await client.data(for: requests[next % stored])
+                next &+= 1
+                precondition(response.cacheStatus == .hit)
+            } _: {
+                precondition(readWholeFile(files[plainNext % stored], size: size) == size)
+                plainNext &+= 1
+            }
+        }
+    }
+
+    printSection("Durable store, 64 KiB body (paired rounds)")
+    let durableBody = HTTPBody([UInt8](repeating: 3, count: 64 << 10))
+    let durableBytes = try durableBody.collect()
+    let durable = try DiskStorage(directory: "\(base)/durable", capacity: 4 << 30, durability: .durable)
+    var durableNext = 0
+    var plainDurableNext = 0
+    try await comparePaired(("DiskStorage.store 64 KiB (durable)", "write+fsync+rename 64 KiB"), plan: plan, calls: 20, warmUp: 3) {
+        try await durable.store(freshEntry(path: "/durable/\(durableNext % 200)", body: durableBody))
+        durableNext &+= 1
+    } _: {
+        try writeDurably(durableBytes, to: "\(base)/durable-plain-\(plainDurableNext % 200)", directory: base)
+        plainDurableNext &+= 1
+    }
+
+    printSection("Physical floors of a 1 MiB hit, each next to a 1 MiB memcpy (paired rounds)")
+    let size = 1 << 20
+    let source = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+    var destination = [UInt8](repeating: 0, count: size)
+    let floorFile = "\(base)/floor-1MiB"
+    try Data(source).write(to: URL(fileURLWithPath: floorFile))
+    let copy = {
+        source.withUnsafeBytes { from in
+            destination.withUnsafeMutableBytes { to in to.copyMemory(from: from) }
+        }
+    }
+    await comparePaired(("open+read+close 1 MiB", "memcpy 1 MiB"), plan: plan, calls: 200) {
+        precondition(readWholeFile(floorFile, size: size) == size)
+    } _: { copy() }
+    await comparePaired(("XXH3-64 of 1 MiB", "memcpy 1 MiB"), plan: plan, calls: 200) {
+        let hash = source.withUnsafeBytes { XXH3_64bits($0.baseAddress, $0.count) }
+        precondition(hash != 0)
+    } _: { copy() }
+    let key = try SecureRandom.bytes(32)
+    try await comparePaired(("AES-256-GCM seal 1 MiB (64 KiB segments)", "memcpy 1 MiB"), plan: plan, calls: 100) {
+        try source.withUnsafeBytes { from in
+            try destination.withUnsafeMutableBytes { to in
+                try AES256GCM.sealSegments(from, into: to, key: key, segmentSize: 64 << 10)
+            }
+        }
+    } _: { copy() }
+}
+
+/// Writes bytes the way a durable store must: a temporary file, `fsync`, rename over the name, `fsync` of the
+/// directory.
+func writeDurably(_ bytes: [UInt8], to path: String, directory: String) throws {
+    let temporary = path + ".tmp"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw BenchmarkError("cannot create \(temporary)") }
+    let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    fsync(descriptor)
+    close(descriptor)
+    guard written == bytes.count, rename(temporary, path) == 0 else { throw BenchmarkError("cannot write \(path)") }
+    let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if directoryDescriptor >= 0 {
+        fsync(directoryDescriptor)
+        close(directoryDescriptor)
+    }
+}
