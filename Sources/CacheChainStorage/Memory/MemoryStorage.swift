@@ -41,7 +41,7 @@ public actor MemoryStorage: CacheStorage {
     /// recently used variant (an `CacheEvent.Kind.evicted` event with the reason `variant-limit`).
     public let maximumVariantsPerKey: Int
     /// How long a stale entry is kept beyond what its own `stale-while-revalidate`/`stale-if-error` allow
-    /// (``CacheEntry/isPastRetention(_:at:)``, the Redis backend's rule); `nil` (the default) keeps stale entries
+    /// (`CacheEntry.isPastRetention(_:at:)`, the Redis backend's rule); `nil` (the default) keeps stale entries
     /// until they are evicted or removed. A lookup drops an entry past it (an `CacheEvent.Kind.evicted` event
     /// with the reason `stale-retention`).
     public let staleRetention: Duration?
