@@ -65,7 +65,7 @@ public struct PolicyOverrideRule: Sendable, Hashable {
 
     /// Whether the rule applies to a request for `host` and `path` (the query is not part of the path).
     /// - Parameters:
-    ///   - host: The request's host, without port.
+    ///   - requestHost: The request's host, without port.
     ///   - path: The request's path, without query.
     /// - Returns: Whether every condition given holds.
     public func matches(host requestHost: String, path: String) -> Bool {
