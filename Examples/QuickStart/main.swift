@@ -14,13 +14,15 @@ origin.route("/hello", LoopbackRoute(
     etag: "\"v1\""
 ))
 
-let client = HTTPCacheClient(transport: CurlTransport())
+// CacheStatusInterceptor (opt-in) adds RFC 9211's Cache-Status field to every response.
+let client = HTTPCacheClient(transport: CurlTransport(), configuration: .init(outerInterceptors: [CacheStatusInterceptor()]))
 let request = try HTTPRequest(url: origin.url("/hello"))
 
 func show(_ label: String, _ response: PipelineResponse) {
     let status = response.cacheStatus.rawValue.uppercased()
     print("\(label): \(status.padding(toLength: 11, withPad: " ", startingAt: 0)) \(response.head.status.code) \"\(response.body.string ?? "")\"")
     for reason in response.trace { print("    · \(reason)") }
+    print("    Cache-Status: \(response.head.headerFields[CacheStatusField.name] ?? "-")")
 }
 
 print("CacheChain quick start — origin at \(origin.baseURL), transport \(CurlTransport.libcurlVersion)\n")

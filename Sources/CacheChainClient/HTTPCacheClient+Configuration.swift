@@ -36,6 +36,10 @@ extension HTTPCacheClient {
         /// (`RequestCoalescingInterceptor`, just outside the cache interceptors); `true` by default. Turn it
         /// off when every request must reach the transport on its own (e.g. to count or log each one there).
         public var isRequestCoalescingEnabled: Bool
+        /// Rules that override the origin's caching headers per URL pattern (``PolicyOverrideRule``); empty
+        /// (no override) by default. The default chain then holds a `PolicyOverrideInterceptor` at each of its
+        /// two positions: outermost, and next to the transport.
+        public var policyOverrides: [PolicyOverrideRule]
 
         /// Creates a configuration.
         /// - Parameters:
@@ -52,6 +56,7 @@ extension HTTPCacheClient {
         ///   - outerInterceptors: Interceptors outside the cache.
         ///   - isStaleWhileRevalidateEnabled: Background revalidation on or off.
         ///   - isRequestCoalescingEnabled: Request coalescing on (the default) or off.
+        ///   - policyOverrides: Rules overriding the origin's caching headers; none by default.
         public init(
             storage: (any CacheStorage)? = nil,
             requestCachePolicy: RequestCachePolicy = .useProtocolCachePolicy,
@@ -65,8 +70,10 @@ extension HTTPCacheClient {
             maximumEntryFraction: Double = 0.05,
             outerInterceptors: [any HTTPInterceptor] = [],
             isStaleWhileRevalidateEnabled: Bool = true,
-            isRequestCoalescingEnabled: Bool = true
+            isRequestCoalescingEnabled: Bool = true,
+            policyOverrides: [PolicyOverrideRule] = []
         ) {
+            self.policyOverrides = policyOverrides
             self.storage = storage ?? MemoryStorage(capacity: 10 * 1024 * 1024)
             self.requestCachePolicy = requestCachePolicy
             self.policy = policy

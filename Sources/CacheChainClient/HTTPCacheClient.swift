@@ -14,7 +14,9 @@ public import HTTPTypes
 /// print(second.cacheStatus)               // hit
 /// ```
 /// The default chain is
-/// `configuration.outerInterceptors → RequestCoalescing → CachePolicy → Revalidation → StorageDecision → transport`
+/// `configuration.outerInterceptors → RequestCoalescing → CachePolicy → Revalidation → StorageDecision → transport`,
+/// with a `PolicyOverrideInterceptor` first and one just before the transport when
+/// ``Configuration/policyOverrides`` holds rules
 /// (without `RequestCoalescing` when ``Configuration/isRequestCoalescingEnabled`` is off);
 /// ``init(pipeline:configuration:)`` takes a pipeline you compose yourself.
 ///
@@ -58,14 +60,17 @@ public struct HTTPCacheClient: Sendable {
     /// - Returns: The interceptors, outermost first (a new `RequestCoalescingInterceptor` each call).
     public static func defaultInterceptors(for configuration: Configuration) -> [any HTTPInterceptor] {
         let coalescing: [any HTTPInterceptor] = configuration.isRequestCoalescingEnabled ? [RequestCoalescingInterceptor()] : []
-        return configuration.outerInterceptors + coalescing + [
+        let rules = configuration.policyOverrides
+        let overrides: [any HTTPInterceptor] = rules.isEmpty ? [] : [PolicyOverrideInterceptor(rules: rules, position: .request)]
+        let networkOverrides: [any HTTPInterceptor] = rules.isEmpty ? [] : [PolicyOverrideInterceptor(rules: rules, position: .network)]
+        return overrides + configuration.outerInterceptors + coalescing + [
             CachePolicyInterceptor(),
             RevalidationInterceptor(),
             StorageDecisionInterceptor(
                 maximumEntryFraction: configuration.maximumEntryFraction,
                 willCacheResponse: configuration.willCacheResponse
             ),
-        ]
+        ] + networkOverrides
     }
 
     /// Creates a client, runs `body` with it and waits for its background revalidations before returning.

@@ -9,3 +9,8 @@ extension CacheReason.Code {
     /// The response is the end of a redirect chain followed by ``RedirectInterceptor``.
     public static let redirected = CacheReason.Code(rawValue: "redirected")
 }
+
+extension CacheReason.Code {
+    /// A ``PolicyOverrideRule`` changed what the cache does (its detail names the rule and the change).
+    public static let policyOverride = CacheReason.Code(rawValue: "override")
+}

@@ -32,8 +32,9 @@ public struct CachePolicyEngine: Sendable {
     /// Whether shared-cache rules apply.
     var isShared: Bool { configuration.mode == .sharedCache }
 
-    /// Status codes that are heuristically cacheable (RFC 9110 §15.1).
-    static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
+    /// Status codes that are heuristically cacheable (RFC 9110 §15.1): cacheable by default, so a lifetime
+    /// given to one (a policy override) never makes an error page or a created resource cacheable.
+    public static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 
     /// The final status codes whose caching requirements this cache implements, for `must-understand`
     /// (RFC 9111 §5.2.2.3): those RFC 9110 §15 defines, except `206` (ranges are not cached) and `304` (never

@@ -21,7 +21,7 @@ struct GetCommand: AsyncParsableCommand {
             and the trace says why nothing was read or stored.
 
             Like curl: -X METHOD, -H 'Name: value', -d DATA (@file, @-), -o FILE, -i (status line, header \
-            fields, a blank line, then the body) and --fail.
+            fields with the cache's Cache-Status (RFC 9211), a blank line, then the body) and --fail.
 
             Exit codes: 0 success (any HTTP status without --fail); 1 the request failed (network, TLS, \
             timeout) or, with --policy returnCacheDataDontLoad / only-if-cached, nothing usable is stored; 22 \
@@ -132,7 +132,10 @@ struct GetCommand: AsyncParsableCommand {
             let transport = CurlTransport(configuration: .init(
                 caFile: caFile, caDirectory: caFile == nil ? nil : PipelineOptions.systemCADirectory, recordsHTTPVersion: true
             ))
-            client = HTTPCacheClient(transport: transport, configuration: try makeConfiguration())
+            var configuration = try makeConfiguration()
+            // `-i` shows what the cache did as RFC 9211 says it: `Cache-Status: CacheChain; hit; ttl=540`.
+            configuration.outerInterceptors.insert(CacheStatusInterceptor(policy: configuration.policy), at: 0)
+            client = HTTPCacheClient(transport: transport, configuration: configuration)
         } catch {
             printError("Error: cannot open the cache in \(backend == .disk ? cache.directory : redis.description): \(error)")
             throw ToolExitCode.failure

@@ -67,6 +67,12 @@ struct CLICommandTests: BatchSubprocessSuite {
         let included = String(decoding: try Data(contentsOf: headFile), as: UTF8.self)  // the bytes, CRLFs included
         #expect(included.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(included.contains("\r\nX-Kind: doc\r\n"))
+        #expect(included.contains("\r\nCache-Status: CacheChain; fwd=uri-miss; fwd-status=200; stored\r\n"))
+        let hit = try await run(["get", origin.url("/doc"), "--include"] + cache, in: directory)
+        // max-age=600 less the seconds between the two runs (the real clock).
+        let ttl = hit.stdout.split(separator: "\n").first { $0.hasPrefix("Cache-Status: CacheChain; hit; ttl=") }
+            .flatMap { Int($0.dropFirst("Cache-Status: CacheChain; hit; ttl=".count)) }
+        #expect(ttl.map { (540...600).contains($0) } == true, "\(hit.stdout)")
         #expect(included.hasSuffix("\r\n\r\nthe body"), "header fields, a blank line, then the body")
         let output = directory.appendingPathComponent("out.txt")
         let saved = try await run(["get", origin.url("/doc"), "-o", output.path] + cache, in: directory)
