@@ -11,7 +11,7 @@ import HTTPTypes
 /// passes the request through untouched. It sends the decision's conditional `GET` as it is
 /// (``CacheLookup/Validation/conditional``: `If-None-Match` with every stored `ETag`, `If-Modified-Since`;
 /// RFC 9111 §4.3.1 — a conditional `GET`, not the `HEAD` request Apple's older documents describe), and on a
-/// 304 freshens the matching stored variants (``CacheEntry/freshened(by:engine:requestTime:responseTime:)``,
+/// 304 freshens the matching stored variants (`CacheEntry.freshened(by:engine:requestTime:responseTime:)`,
 /// §4.3.4), writes them back and answers with the stored body (status `revalidated`). Any other answer goes
 /// up unchanged: a new `200` replaces the entry in the ``StorageDecisionInterceptor`` below.
 ///
