@@ -36,7 +36,7 @@ extension HTTPCacheClient {
         /// (`RequestCoalescingInterceptor`, just outside the cache interceptors); `true` by default. Turn it
         /// off when every request must reach the transport on its own (e.g. to count or log each one there).
         public var isRequestCoalescingEnabled: Bool
-        /// Rules that override the origin's caching headers per URL pattern (``PolicyOverrideRule``); empty
+        /// Rules that override the origin's caching headers per URL pattern (`PolicyOverrideRule`); empty
         /// (no override) by default. The default chain then holds a `PolicyOverrideInterceptor` at each of its
         /// two positions: outermost, and next to the transport.
         public var policyOverrides: [PolicyOverrideRule]

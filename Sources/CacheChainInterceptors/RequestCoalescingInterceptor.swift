@@ -19,7 +19,7 @@ import HTTPTypes
 /// - a cancelled waiter stops waiting at once, and nobody else notices;
 /// - a cancelled leader does not cancel its waiters: one of them leads a new trip.
 ///
-/// The request goes inward with a ``CacheLookup`` holding its key, which ``CachePolicyInterceptor`` then uses.
+/// The request goes inward with a `CacheLookup` holding its key, which ``CachePolicyInterceptor`` then uses.
 ///
 /// Place it just outside ``CachePolicyInterceptor``, as the default chain does: the leader looks the
 /// request up, fetches and stores before the waiters are released, and a request that arrives after that

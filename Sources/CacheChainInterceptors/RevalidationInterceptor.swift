@@ -6,10 +6,10 @@ import HTTPTypes
 /// Sends the cache's conditional request for a stale (or must-validate) stored response and applies the
 /// origin's `304 Not Modified`.
 ///
-/// It acts only when the request carries a ``CacheLookup`` with a ``CacheLookup/validation`` — the
+/// It acts only when the request carries a `CacheLookup` with a `CacheLookup.validation` — the
 /// ``CachePolicyInterceptor`` outside it puts one there when its decision is to validate — and otherwise
 /// passes the request through untouched. It sends the decision's conditional `GET` as it is
-/// (``CacheLookup/Validation/conditional``: `If-None-Match` with every stored `ETag`, `If-Modified-Since`;
+/// (`CacheLookup.Validation.conditional`: `If-None-Match` with every stored `ETag`, `If-Modified-Since`;
 /// RFC 9111 §4.3.1 — a conditional `GET`, not the `HEAD` request Apple's older documents describe), and on a
 /// 304 freshens the matching stored variants (`CacheEntry.freshened(by:engine:requestTime:responseTime:)`,
 /// §4.3.4), writes them back and answers with the stored body (status `revalidated`). Any other answer goes

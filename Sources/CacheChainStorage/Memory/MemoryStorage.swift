@@ -11,7 +11,7 @@ public import Foundation
 /// successful read marks the variants it returns as recently used in their shard. The byte and count limits
 /// hold for the whole store: a store that goes over them evicts its own shard's least recently used variants
 /// first, then other shards' in turn, and reports each with a `CacheEvent.Kind.evicted` event. A store of a
-/// single shard (the default for a capacity under 8 MiB, see ``init(capacity:countLimit:maximumEntryCost:maximumVariantsPerKey:shards:events:)``)
+/// single shard (the default for a capacity under 8 MiB, see ``init(capacity:countLimit:maximumEntryCost:maximumVariantsPerKey:staleRetention:clock:shards:events:)``)
 /// keeps one exact LRU order over every entry. An entry costlier than the whole capacity is not stored (and
 /// evicts nothing). `.notAllowed` entries are never kept; `.allowed` and `.allowedInMemoryOnly` both are.
 ///
