@@ -23,14 +23,7 @@ extension DiskIndex {
     }
 
     private func deleting(_ sql: String, _ values: SQLiteValue...) throws(CacheChainError) -> [String] {
-        let statement = try database.prepare(sql)
-        for (offset, value) in values.enumerated() { try statement.bind(value, at: Int32(offset + 1)) }
-        defer { statement.finish() }
-        var files: [String] = []
-        while try statement.step() {
-            if let file = statement.text(0) { files.append(file) }
-        }
-        return files
+        try collectFiles(try database.prepare(sql), values)
     }
 
     /// Rows of every entry, or of the entries having a userInfo value named `tag`.

@@ -359,7 +359,12 @@ package final class DiskIndex {
         try collectFiles(deleteByIDStatement, .integer(id))
     }
 
-    private func collectFiles(_ statement: SQLiteStatement, _ values: SQLiteValue...) throws(CacheChainError) -> [String] {
+    func collectFiles(_ statement: SQLiteStatement, _ values: SQLiteValue...) throws(CacheChainError) -> [String] {
+        try collectFiles(statement, values)
+    }
+
+    /// Runs a `DELETE … RETURNING file` statement with `values` bound in order and returns the files it names.
+    func collectFiles(_ statement: SQLiteStatement, _ values: [SQLiteValue]) throws(CacheChainError) -> [String] {
         try statement.reset()
         for (offset, value) in values.enumerated() { try statement.bind(value, at: Int32(offset + 1)) }
         defer { statement.finish() }
