@@ -19,8 +19,11 @@ import Logging
 /// 5. the write, whose failure becomes an event and a trace reason, never a failed request.
 ///
 /// The entry is stored under the key of the request's `CacheLookup` (computed from the context's key strategy
-/// when the request carries none). A `304` is never an entry: with a lookup's validation it is the merge the
-/// `RevalidationInterceptor` applies, without one it answers the application's own conditional request.
+/// when the request carries none). A `304` is never an entry: with a lookup's validation
+/// (`CacheLookup.validation`) it is the merge the `RevalidationInterceptor` applies, without one it answers the
+/// application's own conditional request; either way it goes up untouched. Whatever `next` answered is a
+/// candidate, whichever `PipelineResponse.cacheStatus` it carries: a transport that is itself a cache (a shared
+/// cache behind this private one) may answer with a `hit`, and that response is stored like any other.
 ///
 /// `userInfo` values left by outer interceptors under `PendingUserInfoKey` are merged into the proposal
 /// before the hook runs. A `HEAD` response is never stored as a new entry; it freshens (or, if it
@@ -61,8 +64,8 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
         let requestTime = context.now
         var response = try await next(request, context)
         let responseTime = context.now
-        guard response.cacheStatus == .miss || response.cacheStatus == .bypass else { return response }
-        // A 304 is the revalidation's merge (with a lookup's validation) or the application's own answer.
+        // A 304 is never an entry: with the lookup's validation it is the merge the revalidation applies outside,
+        // without one it answers the application's own conditional request.
         guard response.head.status.code != 304 else { return response }
         let method = request.head.method
         guard method == .get || method == .head else { return response }
