@@ -94,12 +94,12 @@ public struct BatchExecutor: Sendable {
         let client = self.client
         var pipelineRequest = request.request
         pipelineRequest.head.headerFields = request.cacheMode.requestFields(pipelineRequest.head.headerFields)
+        if !request.cacheMode.isStoringAllowed { pipelineRequest.storageLimit = .refused }
         let sent = pipelineRequest
         let run = { @Sendable () async throws -> PipelineResponse in
             try await client.send(
                 sent,
                 cachePolicy: request.cacheMode.cachePolicy,
-                isStoringAllowed: request.cacheMode.isStoringAllowed,
                 timeout: request.timeout,
                 values: request.contextValues
             )

@@ -112,10 +112,12 @@ public struct HTTPCacheClient: Sendable {
     }
 
     /// Sends a pipeline request through the cache.
+    ///
+    /// To use the network without storing the response (Fetch's `no-store`), set the request's
+    /// `PipelineRequest.storageLimit` to `StorageLimit.refused`.
     /// - Parameters:
     ///   - request: The request.
     ///   - cachePolicy: This request's policy; the configuration's default when `nil`.
-    ///   - isStoringAllowed: `false` to use the network without storing the response (Fetch's `no-store`).
     ///   - timeout: This request's network timeout; the configuration's when `nil`.
     ///   - values: Typed values for this request's `InterceptorContext.values`, read by the interceptors
     ///     (e.g. `RedirectInterceptor.ModeKey` to return a redirect instead of following it).
@@ -124,7 +126,6 @@ public struct HTTPCacheClient: Sendable {
     public func send(
         _ request: PipelineRequest,
         cachePolicy: RequestCachePolicy? = nil,
-        isStoringAllowed: Bool = true,
         timeout: Duration? = nil,
         values: ContextValues = ContextValues()
     ) async throws -> PipelineResponse {
@@ -138,7 +139,6 @@ public struct HTTPCacheClient: Sendable {
             )
         }
         var context = makeContext(cachePolicy: cachePolicy ?? configuration.requestCachePolicy)
-        context.isStoringAllowed = isStoringAllowed
         context.values = values
         if let timeout { context.timeout = timeout }
         // A caller with no executor preference of its own runs the request where the transport does its I/O
@@ -149,6 +149,28 @@ public struct HTTPCacheClient: Sendable {
             }
         }
         return try await pipeline.send(request, context: context)
+    }
+
+    /// Sends a pipeline request through the cache, storing its response only if `isStoringAllowed`.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - cachePolicy: This request's policy; the configuration's default when `nil`.
+    ///   - isStoringAllowed: `false` sends the request with `PipelineRequest.storageLimit` `StorageLimit.refused`.
+    ///   - timeout: This request's network timeout; the configuration's when `nil`.
+    ///   - values: Typed values for this request's `InterceptorContext.values`.
+    /// - Returns: The response.
+    /// - Throws: `CacheChainError`.
+    @available(*, deprecated, message: "set the request's storageLimit to .refused instead")
+    public func send(
+        _ request: PipelineRequest,
+        cachePolicy: RequestCachePolicy? = nil,
+        isStoringAllowed: Bool,
+        timeout: Duration? = nil,
+        values: ContextValues = ContextValues()
+    ) async throws -> PipelineResponse {
+        var request = request
+        if !isStoringAllowed { request.storageLimit = .refused }
+        return try await send(request, cachePolicy: cachePolicy, timeout: timeout, values: values)
     }
 
     /// Whether the current task already prefers a task executor (then the client leaves it alone).

@@ -25,8 +25,6 @@ public struct InterceptorContext: Sendable {
     public var events: CacheEventSink
     /// Typed values for inner interceptors.
     public var values: ContextValues
-    /// Whether responses may be stored (false for Fetch's `no-store` mode: use the network, keep nothing).
-    public var isStoringAllowed: Bool
     /// Give up on the network after this long (`nil`: the transport's default).
     public var timeout: Duration?
     /// Where background revalidations go; `nil` disables `stale-while-revalidate` (stale responses are then validated inline).
@@ -45,7 +43,6 @@ public struct InterceptorContext: Sendable {
     ///   - logger: The logger.
     ///   - events: The event sink.
     ///   - values: Initial typed values.
-    ///   - isStoringAllowed: Whether responses may be stored.
     ///   - timeout: The network timeout.
     ///   - revalidationQueue: The background revalidation queue.
     public init(
@@ -57,7 +54,6 @@ public struct InterceptorContext: Sendable {
         logger: Logger = Logger(label: "cachechain"),
         events: CacheEventSink = .none,
         values: ContextValues = ContextValues(),
-        isStoringAllowed: Bool = true,
         timeout: Duration? = nil,
         revalidationQueue: RevalidationQueue? = nil
     ) {
@@ -69,7 +65,6 @@ public struct InterceptorContext: Sendable {
         self.logger = logger
         self.events = events
         self.values = values
-        self.isStoringAllowed = isStoringAllowed
         self.timeout = timeout
         self.revalidationQueue = revalidationQueue
     }

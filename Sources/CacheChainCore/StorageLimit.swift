@@ -1,23 +1,42 @@
-/// The context key under which an outer interceptor caps how a response may be stored.
+/// How far a request lets its response be stored: the one "don't store" knob, carried on
+/// ``PipelineRequest/storageLimit`` (`nil`: no limit).
 ///
-/// The storage-decision interceptor applies the cap after the `willCacheResponse` hook: the stricter of
-/// the hook's ``StoragePolicy`` and this limit wins, so a plugin can keep responses in memory only (or out
-/// of the cache) whatever the hook decides. The HTTPS-encryption plugin sets `.allowedInMemoryOnly` for
-/// HTTPS responses when it is configured to keep them off disk.
+/// The storage decision reads it once, first, and applies it at the step its case names:
+/// - ``refused``: nothing is proposed. Storability, the size rule and the `willCacheResponse` hooks are skipped
+///   and the trace says "this request does not store responses" (Fetch's `no-store` mode; URLSession without a
+///   cache).
+/// - ``capped(_:)``: the response is proposed and the hooks run; then the stricter of their ``StoragePolicy`` and
+///   the cap is stored, so a plugin keeps responses in memory only, or out of the cache, whatever the hooks
+///   decide. The HTTPS-encryption plugin caps HTTPS responses this way.
 ///
 /// ```swift
 /// /// Keeps every response it passes in memory only, whatever the `willCacheResponse` hook decides.
 /// struct MemoryOnly: HTTPInterceptor {
 ///     func intercept(_ request: PipelineRequest, context: InterceptorContext, next: Next) async throws -> PipelineResponse {
-///         var context = context
-///         context.values[StoragePolicyLimitKey.self] = .allowedInMemoryOnly
+///         var request = request
+///         request.storageLimit = request.storageLimit.capped(at: .allowedInMemoryOnly)
 ///         return try await next(request, context)
 ///     }
 /// }
 /// ```
-public enum StoragePolicyLimitKey: ContextValueKey {
-    /// The least strict policy a stored response may have.
-    public typealias Value = StoragePolicy
+public enum StorageLimit: Sendable, Hashable {
+    /// The response is not offered for storage at all.
+    case refused
+    /// The response is offered; what is stored is at most as permissive as this policy.
+    case capped(StoragePolicy)
+}
+
+extension StorageLimit? {
+    /// This limit narrowed by a cap: `refused` stays refused, and of two caps the stricter wins.
+    /// - Parameter policy: The cap to add.
+    /// - Returns: The combined limit.
+    public func capped(at policy: StoragePolicy) -> StorageLimit {
+        switch self {
+        case .refused?: .refused
+        case .capped(let current)?: .capped(current.capped(at: policy))
+        case nil: .capped(policy)
+        }
+    }
 }
 
 extension StoragePolicy {

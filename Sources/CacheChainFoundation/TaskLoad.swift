@@ -70,10 +70,11 @@ struct TaskLoad: Sendable {
         // client's chain hands the 3xx back instead of following it.
         values[RedirectInterceptor.ModeKey.self] = .manual
         values[StorageDecisionInterceptor.WillCacheResponseKey.self] = delegateCalls?.storageHook
+        var pipelineRequest = request.pipelineRequest
+        if !isCaching { pipelineRequest.storageLimit = .refused }
         return try await client.send(
-            request.pipelineRequest,
+            pipelineRequest,
             cachePolicy: isCaching ? request.cachePolicy : .reloadIgnoringLocalCacheData,
-            isStoringAllowed: isCaching,
             timeout: request.timeout,
             values: values
         )

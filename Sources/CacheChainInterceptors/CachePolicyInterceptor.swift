@@ -215,7 +215,7 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
         context: InterceptorContext
     ) async {
         guard let queue = context.revalidationQueue, let pipeline = context.pipeline else { return }
-        var background = PipelineRequest(head: request.head, body: request.body)
+        var background = PipelineRequest(head: request.head, body: request.body, storageLimit: request.storageLimit)
         background.head.headerFields[.ifNoneMatch] = nil
         background.head.headerFields[.ifModifiedSince] = nil
         var inner = context

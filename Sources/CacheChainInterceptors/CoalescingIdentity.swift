@@ -4,7 +4,7 @@ import HTTPTypes
 
 /// What two requests must share for one response to be able to answer both (``RequestCoalescingInterceptor``).
 ///
-/// The method and the cache key; the context's cache policy, storing permission and timeout (a request that
+/// The method and the cache key; the context's cache policy and timeout, the request's storage limit (a request that
 /// may not store, or gives up sooner, does not wait on one that may); and the values of the request fields
 /// that change what the cache or the origin answers whatever the response's `Vary` says: `Cache-Control`,
 /// `Pragma`, the conditional fields, `Range`, `Authorization` and `Cookie`. Fields a `Vary` may name are
@@ -13,7 +13,7 @@ struct CoalescingIdentity: Hashable, Sendable {
     let method: HTTPRequest.Method
     let key: CacheKey
     let cachePolicy: RequestCachePolicy
-    let isStoringAllowed: Bool
+    let storageLimit: StorageLimit?
     let timeout: Duration?
     let fields: [String]
 
@@ -30,11 +30,12 @@ struct CoalescingIdentity: Hashable, Sendable {
         hasher.combine(key)
     }
 
-    init(_ request: HTTPRequest, cacheLookup: CacheLookup?, context: InterceptorContext) {
+    init(_ pipelineRequest: PipelineRequest, context: InterceptorContext) {
+        let request = pipelineRequest.head
         method = request.method
-        key = cacheLookup?.key ?? context.cacheKeyStrategy.key(for: request)
+        key = pipelineRequest.cacheLookup?.key ?? context.cacheKeyStrategy.key(for: request)
         cachePolicy = context.cachePolicy
-        isStoringAllowed = context.isStoringAllowed
+        storageLimit = pipelineRequest.storageLimit
         timeout = context.timeout
         var fields: [String] = []
         for name in Self.comparedFields where request.headerFields.contains(name) {

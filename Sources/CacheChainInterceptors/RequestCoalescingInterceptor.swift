@@ -48,7 +48,7 @@ public struct RequestCoalescingInterceptor: HTTPInterceptor {
         guard method == .get || method == .head, request.body == nil else {
             return try await next(request, context)
         }
-        let identity = CoalescingIdentity(request.head, cacheLookup: request.cacheLookup, context: context)
+        let identity = CoalescingIdentity(request, context: context)
         // The key goes inward with the request, so the cache's front door does not compute it again.
         var request = request
         request.cacheLookup = request.cacheLookup ?? CacheLookup(key: identity.key)

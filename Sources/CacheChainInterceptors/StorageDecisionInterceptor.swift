@@ -7,15 +7,16 @@ import Logging
 /// Decides whether and how a response from the origin is stored: the `willCacheResponse` hook.
 ///
 /// After `next` returns a network response it applies, in order:
-/// 1. RFC 9111 §3 storability (method, status, `no-store`, `private` in a shared cache, `Authorization`,
-///    `Vary: *`…), the context's `InterceptorContext.isStoringAllowed` and the response's
-///    `PipelineResponse.storageVeto` (set by a transport that repaired conflicting framing);
+/// 1. the request's `PipelineRequest.storageLimit` when it is `StorageLimit.refused` (nothing is proposed, no
+///    hook runs), the response's `PipelineResponse.storageVeto` (set by a transport that repaired conflicting
+///    framing) and RFC 9111 §3 storability (method, status, `no-store`, `private` in a shared cache,
+///    `Authorization`, `Vary: *`…);
 /// 2. Apple's size rule: a body larger than ``maximumEntryFraction`` (about 5%) of the backend's largest
 ///    tier capacity is not stored;
 /// 3. the ``WillCacheResponse`` hook, which may keep the proposed `CachedResponse` as is, change its
 ///    `StoragePolicy`, rewrite its `userInfo` or body, or veto it by returning `nil`; then the request's
 ///    own hook under ``WillCacheResponseKey``, if any, given what the first one decided;
-/// 4. the cap an outer interceptor may have set under `StoragePolicyLimitKey` (the stricter policy wins);
+/// 4. the request's `StorageLimit.capped(_:)`, which an outer interceptor may have set (the stricter policy wins);
 /// 5. the write, whose failure becomes an event and a trace reason, never a failed request.
 ///
 /// The entry is stored under the key of the request's `CacheLookup` (computed from the context's key strategy
@@ -75,7 +76,8 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
                                    requestTime: requestTime, responseTime: responseTime, trace: &response.trace)
             return response
         }
-        guard context.isStoringAllowed else {
+        let storageLimit = request.storageLimit  // read once: `refused` applies here, a cap after the hooks
+        guard storageLimit != .refused else {
             response.trace.append(CacheReason(.policy, "this request does not store responses"))
             context.events.emit(CacheEvent(.notStored, key: key, reasons: ["policy"]))
             return response
@@ -116,7 +118,7 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
             }
             proposal = decided
         }
-        proposal.storagePolicy = proposal.storagePolicy.capped(at: context.values[StoragePolicyLimitKey.self])
+        if case .capped(let cap) = storageLimit { proposal.storagePolicy = proposal.storagePolicy.capped(at: cap) }
         guard proposal.storagePolicy != .notAllowed else {
             response.trace.append(CacheReason(.policy, "storage policy notAllowed"))
             context.events.emit(CacheEvent(.notStored, key: key, reasons: ["policy"]))

@@ -57,8 +57,8 @@ struct OneDecisionKeepsBehaviourTests {
 
     /// An outer interceptor that caps storage at `.notAllowed`, as the HTTPS plugin does without a key.
     private static let notAllowed = AnyInterceptor { request, context, next in
-        var context = context
-        context.values[StoragePolicyLimitKey.self] = .notAllowed
+        var request = request
+        request.storageLimit = .capped(.notAllowed)
         return try await next(request, context)
     }
 

@@ -107,9 +107,9 @@ struct ClientHookTests {
         /// Caps every request under /memory at memory only and every request under /never at not stored.
         struct Limiter: HTTPInterceptor {
             func intercept(_ request: PipelineRequest, context: InterceptorContext, next: Next) async throws -> PipelineResponse {
-                var context = context
-                if request.head.path?.hasPrefix("/memory") == true { context.values[StoragePolicyLimitKey.self] = .allowedInMemoryOnly }
-                if request.head.path?.hasPrefix("/never") == true { context.values[StoragePolicyLimitKey.self] = .notAllowed }
+                var request = request
+                if request.head.path?.hasPrefix("/memory") == true { request.storageLimit = .capped(.allowedInMemoryOnly) }
+                if request.head.path?.hasPrefix("/never") == true { request.storageLimit = .capped(.notAllowed) }
                 return try await next(request, context)
             }
         }

@@ -52,6 +52,7 @@ public struct HTTPSEncryptionInterceptor: HTTPInterceptor {
         next: Next
     ) async throws -> PipelineResponse {
         var context = context
+        var request = request
         let scheme = request.head.scheme ?? "http"
         // The routed storage's own rule picks the backend: routing happens in one place.
         context.storage = storage.backend(forScheme: scheme)
@@ -60,11 +61,11 @@ public struct HTTPSEncryptionInterceptor: HTTPInterceptor {
         case .plain:
             break
         case .plainInMemoryOnly:
-            limitStorage(of: &context, to: .allowedInMemoryOnly)
+            request.storageLimit = request.storageLimit.capped(at: .allowedInMemoryOnly)
             note = CacheReason(.encryption, "\(scheme) responses are kept in memory only")
         case .encrypted:
             if storage.encrypted?.keyProvider.currentKey == nil {
-                limitStorage(of: &context, to: .notAllowed)
+                request.storageLimit = request.storageLimit.capped(at: .notAllowed)
                 note = CacheReason(.encryption, "no current encryption key: the \(scheme) response is not stored")
             }
         }
@@ -73,11 +74,6 @@ public struct HTTPSEncryptionInterceptor: HTTPInterceptor {
             response.trace.append(note)
         }
         return response
-    }
-
-    private func limitStorage(of context: inout InterceptorContext, to limit: StoragePolicy) {
-        let current = context.values[StoragePolicyLimitKey.self] ?? .allowed
-        context.values[StoragePolicyLimitKey.self] = current.capped(at: limit)
     }
 }
 
