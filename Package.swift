@@ -176,7 +176,7 @@ let package = Package(
         // A shared storage backend on Redis.
         .target(
             name: "CacheChainRedis",
-            dependencies: ["CHiredis", "CacheChainCore", "CacheChainPolicy", httpTypes],
+            dependencies: ["CHiredis", "CXXHash", "CacheChainCore", "CacheChainPolicy", httpTypes],
             path: "Plugins/CacheChainRedis",
             swiftSettings: strictSettings
         ),

@@ -14,7 +14,7 @@ enum RedisBodyWriter {
         connection: RedisConnection
     ) throws(CacheChainError) -> UInt64 {
         _ = try connection.run([Array("UNLINK".utf8), key])
-        var checksum = XXHash64()
+        var checksum = RedisChecksum()
         metadata.withUnsafeBytes { checksum.update($0) }
         var failure: CacheChainError?
         do {
@@ -53,7 +53,7 @@ enum RedisBodyReader {
     ) throws(CacheChainError) -> HTTPBody {
         let bodyLength = decoded.header.bodyLength
         let cacheKey = decoded.entry.key
-        var checksum = XXHash64()
+        var checksum = RedisChecksum()
         decoded.metadata.withUnsafeBytes { checksum.update($0) }
         if bodyLength <= inMemoryLimit {
             guard let bytes = try connection.run([Array("GET".utf8), key]).bytes else {

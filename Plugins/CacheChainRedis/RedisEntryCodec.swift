@@ -20,7 +20,7 @@ enum RedisEntryCodec {
     /// The value of an entry whose body is inline.
     static func encode(_ entry: CacheEntry, inlineBody body: [UInt8]) -> [UInt8] {
         let metadata = EntryCodec.encodeMetadata(entry)
-        var checksum = XXHash64()
+        var checksum = RedisChecksum()
         metadata.withUnsafeBytes { checksum.update($0) }
         body.withUnsafeBytes { checksum.update($0) }
         return EntryCodec.record(metadata: metadata, body: body, bodyLength: body.count, checksum: checksum.finalize())
@@ -47,7 +47,7 @@ enum RedisEntryCodec {
                     bodyID: parts.reference.isEmpty ? nil : String(decoding: parts.reference, as: UTF8.self)
                 )
                 guard decoded.bodyID == nil else { return decoded }
-                var checksum = XXHash64()
+                var checksum = RedisChecksum()
                 checksum.update(parts.metadata)
                 checksum.update(parts.body)
                 guard checksum.finalize() == parts.header.checksum else {

@@ -7,16 +7,10 @@ import Testing
 struct DiskIndexSlotTests {
     @Test("the key hash is XXH64 of the key's UTF-8 bytes")
     func keyHashIsXXH64() {
-        let keys = [
-            "", "a", "GET http://origin.test/n/1",
-            "GET https://example.com/\u{E9}t\u{E9}?q=1 {accept=text/html}",
-            String(repeating: "GET https://example.com/long/path?", count: 9),
-        ]
-        for key in keys {
-            #expect(DiskIndex.keyHash(key) == Int64(bitPattern: XXHash64.hash(Array(key.utf8))), "\(key)")
-        }
-        // The published XXH64 test value of the empty input (seed 0).
+        // The published XXH64 test values (seed 0).
         #expect(UInt64(bitPattern: DiskIndex.keyHash("")) == 0xEF46_DB37_51D8_E999)
+        #expect(UInt64(bitPattern: DiskIndex.keyHash("a")) == 0xD24E_C4F1_A98C_6E5B)
+        #expect(UInt64(bitPattern: DiskIndex.keyHash("abc")) == 0x44BC_2CF5_AD77_0999)
         #expect(DiskIndex.keyHash("GET http://a.test/1") != DiskIndex.keyHash("GET http://a.test/2"))
     }
 
