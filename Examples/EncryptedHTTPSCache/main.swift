@@ -23,7 +23,9 @@ try FileManager.default.createDirectory(atPath: scratch + "/secrets", withInterm
 defer { try? FileManager.default.removeItem(atPath: scratch) }
 
 let keys = try KeyFileProvider(path: keyPath)   // created with a random key, mode 0600
-var configuration = HTTPCacheClient.Configuration(storage: try DiskStorage(directory: cacheDirectory))
+// From async code, open a disk cache with `DiskStorage.open`: SQLite and the directory checks run off the pool.
+let plainDisk = try await DiskStorage.open(configuration: .init(directory: cacheDirectory))
+var configuration = HTTPCacheClient.Configuration(storage: plainDisk)
 // The one line that switches the plugin on:
 configuration.encryptHTTPS(with: EncryptedStorage(wrapping: try DiskStorage(directory: cacheDirectory + "/encrypted"), keys: keys))
 let caFile = try LoopbackCertificate.writeCertificate(to: scratch)

@@ -1,7 +1,23 @@
-import CacheChainCore
+public import CacheChainCore
 import Foundation
 
 extension DiskStorage {
+    /// Opens (creating when needed) a disk cache as ``init(configuration:)`` does, but with the blocking work —
+    /// creating and checking the directory, its format and modes, opening SQLite — on the storage's own queue
+    /// instead of the caller's thread: the way to open one from async code, where the initializer would block
+    /// a thread of the cooperative pool.
+    ///
+    /// ```swift
+    /// let disk = try await DiskStorage.open(configuration: .init(directory: "/var/cache/myapp"))
+    /// ```
+    /// - Parameter configuration: The directory, capacity and options.
+    /// - Returns: The opened storage.
+    /// - Throws: See ``init(configuration:)``.
+    public static func open(configuration: Configuration) async throws(CacheChainError) -> DiskStorage {
+        let io = BlockingIOQueue(label: "cachechain.disk")
+        return try await io.run { () throws(CacheChainError) in try DiskStorage(configuration: configuration, io: io) }
+    }
+
     /// Checks (or writes) the directory's format version file. A directory of an older format this build
     /// knows (``olderFormats``) is upgraded by deleting the older format's folder — a cache can always be
     /// refilled, and reading every older layout would keep every older decoder — and reported to `events`

@@ -42,7 +42,7 @@ import Foundation
 /// instances coordinate through SQLite's locks.
 public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invariant: every mutable property is touched only by work running on `io`'s serial queue (each public method hops there)
     /// The queue every call's blocking work runs on.
-    let io = BlockingIOQueue(label: "cachechain.disk")
+    let io: BlockingIOQueue
     /// The configuration the storage was opened with.
     public let configuration: Configuration
     /// The byte limit now: ``Configuration/capacity`` until ``setCapacity(_:)`` changes it.
@@ -70,11 +70,20 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
 
     /// Opens (creating when needed) a disk cache; with ``AccessMode/readOnly``, opens an existing one without
     /// writing anything.
+    ///
+    /// The open (directories, format check, SQLite) runs on the calling thread; from async code,
+    /// ``open(configuration:)`` runs it on the storage's own queue instead.
     /// - Parameter configuration: The directory, capacity and options.
     /// - Throws: `CacheChainError` `storage-failed` when the directory cannot be created or is not writable
     ///   (read-only: when it holds no cache or its index cannot be read), `invalid-configuration` when it holds
     ///   another format version.
-    public init(configuration: Configuration) throws(CacheChainError) {
+    public convenience init(configuration: Configuration) throws(CacheChainError) {
+        try self.init(configuration: configuration, io: BlockingIOQueue(label: "cachechain.disk"))
+    }
+
+    /// Opens a disk cache whose calls will run on `io`.
+    init(configuration: Configuration, io: BlockingIOQueue) throws(CacheChainError) {
+        self.io = io
         self.configuration = configuration
         self.capacity = configuration.capacity
         var directory = configuration.directory

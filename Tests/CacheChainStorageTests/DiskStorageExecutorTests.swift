@@ -46,3 +46,26 @@ struct DiskStorageExecutorTests {
         #expect(finished.withLock { $0 } == count)
     }
 }
+
+/// Opening a disk cache from async code: `DiskStorage.open(configuration:)` runs the blocking open on the
+/// storage's queue. The format check's event (an older format removed) is emitted from inside the open, so
+/// the task it sees tells where the open ran.
+@Suite("Opening DiskStorage off the pool")
+struct DiskStorageOpeningTests {
+    @Test("open(configuration:) runs the open outside the caller's task; the initializer runs it inside")
+    func openRunsOffThePool() async throws {
+        for isAsync in [true, false] {
+            let directory = TemporaryDirectory("opening")
+            try Data("4\n".utf8).write(to: URL(fileURLWithPath: directory.path + "/cachechain-format"))
+            let ranInATask = LockedValue<[Bool]>([])
+            let events = CacheEventSink { _ in ranInATask.withLock { $0.append(withUnsafeCurrentTask { $0 != nil }) } }
+            let configuration = DiskStorage.Configuration(directory: directory.path, events: events)
+            let storage = isAsync
+                ? try await DiskStorage.open(configuration: configuration) : try DiskStorage(configuration: configuration)
+            #expect(ranInATask.withLock { $0 } == [!isAsync], "async open: \(isAsync)")
+            let entry = StorageConformanceSuite.makeEntry(path: "/opened", body: "kept")
+            try await storage.store(entry)
+            #expect(try await storage.entries(for: entry.key).count == 1)
+        }
+    }
+}
