@@ -120,6 +120,21 @@ public final class BodyFile: Sendable, CustomStringConvertible {
         return done
     }
 
+    /// Reads up to `count` bytes from `position` into a new array, as ``read(at:into:)`` does (empty at the end).
+    func read(at position: Int, count: Int) throws(CacheChainError) -> [UInt8] {
+        var failure: CacheChainError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            do throws(CacheChainError) {
+                initialized = try read(at: position, into: UnsafeMutableRawBufferPointer(buffer))
+            } catch {
+                failure = error
+                initialized = 0
+            }
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
     /// A summary without the contents.
     public var description: String { "BodyFile(\(path), offset: \(offset), length: \(length))" }
 }

@@ -94,21 +94,14 @@ extension HTTPBody {
                     position += size
                     return Array(bytes[start..<start + size])
                 case .file(let file):
-                    var failure: CacheChainError?
-                    let chunk = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-                        do throws(CacheChainError) {
-                            initialized = try file.read(at: start, into: UnsafeMutableRawBufferPointer(buffer))
-                        } catch {
-                            failure = error
-                            initialized = 0
-                        }
-                    }
-                    if let failure {
+                    do throws(CacheChainError) {
+                        let chunk = try file.read(at: start, count: size)
+                        position += chunk.count
+                        return chunk
+                    } catch {
                         finished = true
-                        throw failure
+                        throw error
                     }
-                    position += chunk.count
-                    return chunk
                 }
             }
         }

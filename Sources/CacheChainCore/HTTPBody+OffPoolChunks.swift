@@ -47,17 +47,7 @@ extension HTTPBody {
                     return bytes[start..<start + size]
                 case .file(let file):
                     let chunk = try await OffPoolIO.run { () throws(CacheChainError) -> [UInt8] in
-                        var failure: CacheChainError?
-                        let chunk = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-                            do throws(CacheChainError) {
-                                initialized = try file.read(at: start, into: UnsafeMutableRawBufferPointer(buffer))
-                            } catch {
-                                failure = error
-                                initialized = 0
-                            }
-                        }
-                        if let failure { throw failure }
-                        return chunk
+                        try file.read(at: start, count: size)
                     }
                     guard !chunk.isEmpty else {
                         throw CacheChainError(.bodyUnreadable, "body file \(file.path) ended at byte \(start) of \(body.count)")

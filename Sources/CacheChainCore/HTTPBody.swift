@@ -88,17 +88,7 @@ public struct HTTPBody: Sendable, ExpressibleByStringLiteral, CustomStringConver
         case .bytes(let bytes):
             return bytes
         case .file(let file):
-            var failure: CacheChainError?
-            let bytes = [UInt8](unsafeUninitializedCapacity: file.length) { buffer, initialized in
-                do throws(CacheChainError) {
-                    initialized = try file.read(at: 0, into: UnsafeMutableRawBufferPointer(buffer))
-                } catch {
-                    failure = error
-                    initialized = 0
-                }
-            }
-            if let failure { throw failure }
-            return bytes
+            return try file.read(at: 0, count: file.length)
         }
     }
 

@@ -209,6 +209,11 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
 
     /// Sends the request again through the whole pipeline, in the client's revalidation queue, once per
     /// stored variant at a time: without the application's validators, under `reloadRevalidatingCacheData`.
+    ///
+    /// It re-enters from the top (`InterceptorContext.pipeline`) rather than sending the decision's conditional
+    /// through the inner chain only, because the interceptors outside this one must see the revalidation: a
+    /// user's outer interceptor records, signs or stamps it (`OneDecisionKeepsBehaviourTests` pins this), and
+    /// `next` may not outlive this call (the chain's contract) while the revalidation outlives the request.
     private func scheduleBackgroundRevalidation(
         of entry: CacheEntry,
         request: PipelineRequest,
