@@ -40,6 +40,9 @@ extension HTTPCacheClient {
         /// (no override) by default. The default chain then holds a `PolicyOverrideInterceptor` at each of its
         /// two positions: outermost, and next to the transport.
         public var policyOverrides: [PolicyOverrideRule]
+        /// Whether a single-range `GET` is answered from a stored complete, fresh `200` with a `206` (or a
+        /// `416`) by a `RangeRequestInterceptor` just inside the outer interceptors; `true` by default.
+        public var isRangeServingEnabled: Bool
 
         /// Creates a configuration.
         /// - Parameters:
@@ -57,6 +60,7 @@ extension HTTPCacheClient {
         ///   - isStaleWhileRevalidateEnabled: Background revalidation on or off.
         ///   - isRequestCoalescingEnabled: Request coalescing on (the default) or off.
         ///   - policyOverrides: Rules overriding the origin's caching headers; none by default.
+        ///   - isRangeServingEnabled: Ranges answered from the cache (the default) or always sent to the origin.
         public init(
             storage: (any CacheStorage)? = nil,
             requestCachePolicy: RequestCachePolicy = .useProtocolCachePolicy,
@@ -71,9 +75,11 @@ extension HTTPCacheClient {
             outerInterceptors: [any HTTPInterceptor] = [],
             isStaleWhileRevalidateEnabled: Bool = true,
             isRequestCoalescingEnabled: Bool = true,
-            policyOverrides: [PolicyOverrideRule] = []
+            policyOverrides: [PolicyOverrideRule] = [],
+            isRangeServingEnabled: Bool = true
         ) {
             self.policyOverrides = policyOverrides
+            self.isRangeServingEnabled = isRangeServingEnabled
             self.storage = storage ?? MemoryStorage(capacity: 10 * 1024 * 1024)
             self.requestCachePolicy = requestCachePolicy
             self.policy = policy

@@ -14,7 +14,7 @@ public import HTTPTypes
 /// print(second.cacheStatus)               // hit
 /// ```
 /// The default chain is
-/// `configuration.outerInterceptors → RequestCoalescing → CachePolicy → Revalidation → StorageDecision → transport`,
+/// `configuration.outerInterceptors → RangeRequest → RequestCoalescing → CachePolicy → Revalidation → StorageDecision → transport`,
 /// with a `PolicyOverrideInterceptor` first and one just before the transport when
 /// ``Configuration/policyOverrides`` holds rules
 /// (without `RequestCoalescing` when ``Configuration/isRequestCoalescingEnabled`` is off);
@@ -53,7 +53,8 @@ public struct HTTPCacheClient: Sendable {
         self.revalidationQueue = RevalidationQueue()
     }
 
-    /// The built-in chain for a configuration: its outer interceptors, then request coalescing (unless
+    /// The built-in chain for a configuration: its outer interceptors, then ranges from the cache (unless
+    /// ``Configuration/isRangeServingEnabled`` is off), request coalescing (unless
     /// ``Configuration/isRequestCoalescingEnabled`` is off), cache policy, revalidation and storage decision
     /// (with the configuration's `willCacheResponse` hook).
     /// - Parameter configuration: The configuration.
@@ -63,7 +64,8 @@ public struct HTTPCacheClient: Sendable {
         let rules = configuration.policyOverrides
         let overrides: [any HTTPInterceptor] = rules.isEmpty ? [] : [PolicyOverrideInterceptor(rules: rules, position: .request)]
         let networkOverrides: [any HTTPInterceptor] = rules.isEmpty ? [] : [PolicyOverrideInterceptor(rules: rules, position: .network)]
-        return overrides + configuration.outerInterceptors + coalescing + [
+        let ranges: [any HTTPInterceptor] = configuration.isRangeServingEnabled ? [RangeRequestInterceptor()] : []
+        return overrides + configuration.outerInterceptors + ranges + coalescing + [
             CachePolicyInterceptor(),
             RevalidationInterceptor(),
             StorageDecisionInterceptor(

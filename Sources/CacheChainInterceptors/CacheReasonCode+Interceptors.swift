@@ -14,3 +14,9 @@ extension CacheReason.Code {
     /// A ``PolicyOverrideRule`` changed what the cache does (its detail names the rule and the change).
     public static let policyOverride = CacheReason.Code(rawValue: "override")
 }
+
+extension CacheReason.Code {
+    /// ``RangeRequestInterceptor`` answered a `Range` request from a stored response, or sent it on (its
+    /// detail says which and why).
+    public static let range = CacheReason.Code(rawValue: "range")
+}
