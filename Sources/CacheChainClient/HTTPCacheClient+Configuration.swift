@@ -43,6 +43,10 @@ extension HTTPCacheClient {
         /// Whether a single-range `GET` is answered from a stored complete, fresh `200` with a `206` (or a
         /// `416`) by a `RangeRequestInterceptor` just inside the outer interceptors; `true` by default.
         public var isRangeServingEnabled: Bool
+        /// Rules under which `POST` and `QUERY` requests are cached, keyed by a digest of their body
+        /// (`BodyKeyedCachingRule`); empty (never cached) by default. The default chain then holds a
+        /// `BodyKeyedCachingInterceptor` just outside the cache interceptors and one next to the transport.
+        public var bodyKeyedCaching: [BodyKeyedCachingRule]
 
         /// Creates a configuration.
         /// - Parameters:
@@ -61,6 +65,7 @@ extension HTTPCacheClient {
         ///   - isRequestCoalescingEnabled: Request coalescing on (the default) or off.
         ///   - policyOverrides: Rules overriding the origin's caching headers; none by default.
         ///   - isRangeServingEnabled: Ranges answered from the cache (the default) or always sent to the origin.
+        ///   - bodyKeyedCaching: Rules for caching `POST`/`QUERY` by body; none by default.
         public init(
             storage: (any CacheStorage)? = nil,
             requestCachePolicy: RequestCachePolicy = .useProtocolCachePolicy,
@@ -76,8 +81,10 @@ extension HTTPCacheClient {
             isStaleWhileRevalidateEnabled: Bool = true,
             isRequestCoalescingEnabled: Bool = true,
             policyOverrides: [PolicyOverrideRule] = [],
-            isRangeServingEnabled: Bool = true
+            isRangeServingEnabled: Bool = true,
+            bodyKeyedCaching: [BodyKeyedCachingRule] = []
         ) {
+            self.bodyKeyedCaching = bodyKeyedCaching
             self.policyOverrides = policyOverrides
             self.isRangeServingEnabled = isRangeServingEnabled
             self.storage = storage ?? MemoryStorage(capacity: 10 * 1024 * 1024)

@@ -16,7 +16,8 @@ public import HTTPTypes
 /// The default chain is
 /// `configuration.outerInterceptors → RangeRequest → RequestCoalescing → CachePolicy → Revalidation → StorageDecision → transport`,
 /// with a `PolicyOverrideInterceptor` first and one just before the transport when
-/// ``Configuration/policyOverrides`` holds rules
+/// ``Configuration/policyOverrides`` holds rules, and a `BodyKeyedCachingInterceptor` just before
+/// `CachePolicy` and one last when ``Configuration/bodyKeyedCaching`` does
 /// (without `RequestCoalescing` when ``Configuration/isRequestCoalescingEnabled`` is off);
 /// ``init(pipeline:configuration:)`` takes a pipeline you compose yourself.
 ///
@@ -65,14 +66,17 @@ public struct HTTPCacheClient: Sendable {
         let overrides: [any HTTPInterceptor] = rules.isEmpty ? [] : [PolicyOverrideInterceptor(rules: rules, position: .request)]
         let networkOverrides: [any HTTPInterceptor] = rules.isEmpty ? [] : [PolicyOverrideInterceptor(rules: rules, position: .network)]
         let ranges: [any HTTPInterceptor] = configuration.isRangeServingEnabled ? [RangeRequestInterceptor()] : []
-        return overrides + configuration.outerInterceptors + ranges + coalescing + [
+        let bodyRules = configuration.bodyKeyedCaching
+        let bodyKeyed: [any HTTPInterceptor] = bodyRules.isEmpty ? [] : [BodyKeyedCachingInterceptor(rules: bodyRules, position: .request)]
+        let bodyRestore: [any HTTPInterceptor] = bodyRules.isEmpty ? [] : [BodyKeyedCachingInterceptor(rules: bodyRules, position: .network)]
+        return overrides + configuration.outerInterceptors + ranges + coalescing + bodyKeyed + [
             CachePolicyInterceptor(),
             RevalidationInterceptor(),
             StorageDecisionInterceptor(
                 maximumEntryFraction: configuration.maximumEntryFraction,
                 willCacheResponse: configuration.willCacheResponse
             ),
-        ] + networkOverrides
+        ] + networkOverrides + bodyRestore
     }
 
     /// Creates a client, runs `body` with it and waits for its background revalidations before returning.

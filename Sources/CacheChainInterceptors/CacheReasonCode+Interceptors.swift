@@ -20,3 +20,9 @@ extension CacheReason.Code {
     /// detail says which and why).
     public static let range = CacheReason.Code(rawValue: "range")
 }
+
+extension CacheReason.Code {
+    /// ``BodyKeyedCachingInterceptor`` keyed a `POST` or `QUERY` by its body (its detail names the rule), or
+    /// left it uncached (body too large).
+    public static let bodyKeyed = CacheReason.Code(rawValue: "body-keyed")
+}
