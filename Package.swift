@@ -248,6 +248,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "GraphQLCaching",
+            dependencies: ["CacheChain", "CacheChainCurl", "CacheChainLoopback"],
+            path: "Examples/GraphQLCaching",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "OfflineFirst",
             dependencies: ["CacheChain", "CacheChainCurl", "CacheChainLoopback"],
             path: "Examples/OfflineFirst",

@@ -28,6 +28,12 @@ func show(_ label: String, _ response: PipelineResponse) {
 print("CacheChain quick start — origin at \(origin.baseURL), transport \(CurlTransport.libcurlVersion)\n")
 show("1st GET", try await client.data(for: request))
 show("2nd GET", try await client.data(for: request))
+// A single range of the stored response comes from the cache too: 206 with Content-Range (RangeRequestInterceptor).
+var ranged = request
+ranged.headerFields[.range] = "bytes=0-4"
+let part = try await client.data(for: ranged)
+show("GET Range bytes=0-4", part)
+print("    → \(part.head.status.code) Content-Range: \(part.head.headerFields[.contentRange] ?? "-")")
 show("reloadRevalidatingCacheData", try await client.data(for: request, cachePolicy: .reloadRevalidatingCacheData))
 print("\norigin saw \(origin.requestCount(for: "/hello")) requests over \(origin.connectionCount) connection(s)")
 print("cache holds \(await client.currentMemoryUsage) bytes of \(await client.memoryCapacity)")

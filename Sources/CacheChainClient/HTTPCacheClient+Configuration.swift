@@ -40,6 +40,13 @@ extension HTTPCacheClient {
         /// (no override) by default. The default chain then holds a `PolicyOverrideInterceptor` at each of its
         /// two positions: outermost, and next to the transport.
         public var policyOverrides: [PolicyOverrideRule]
+        /// Whether a single-range `GET` is answered from a stored complete, fresh `200` with a `206` (or a
+        /// `416`) by a `RangeRequestInterceptor` just inside the outer interceptors; `true` by default.
+        public var isRangeServingEnabled: Bool
+        /// Rules under which `POST` and `QUERY` requests are cached, keyed by a digest of their body
+        /// (`BodyKeyedCachingRule`); empty (never cached) by default. The default chain then holds a
+        /// `BodyKeyedCachingInterceptor` just outside the cache interceptors and one next to the transport.
+        public var bodyKeyedCaching: [BodyKeyedCachingRule]
 
         /// Creates a configuration.
         /// - Parameters:
@@ -57,6 +64,8 @@ extension HTTPCacheClient {
         ///   - isStaleWhileRevalidateEnabled: Background revalidation on or off.
         ///   - isRequestCoalescingEnabled: Request coalescing on (the default) or off.
         ///   - policyOverrides: Rules overriding the origin's caching headers; none by default.
+        ///   - isRangeServingEnabled: Ranges answered from the cache (the default) or always sent to the origin.
+        ///   - bodyKeyedCaching: Rules for caching `POST`/`QUERY` by body; none by default.
         public init(
             storage: (any CacheStorage)? = nil,
             requestCachePolicy: RequestCachePolicy = .useProtocolCachePolicy,
@@ -71,9 +80,13 @@ extension HTTPCacheClient {
             outerInterceptors: [any HTTPInterceptor] = [],
             isStaleWhileRevalidateEnabled: Bool = true,
             isRequestCoalescingEnabled: Bool = true,
-            policyOverrides: [PolicyOverrideRule] = []
+            policyOverrides: [PolicyOverrideRule] = [],
+            isRangeServingEnabled: Bool = true,
+            bodyKeyedCaching: [BodyKeyedCachingRule] = []
         ) {
+            self.bodyKeyedCaching = bodyKeyedCaching
             self.policyOverrides = policyOverrides
+            self.isRangeServingEnabled = isRangeServingEnabled
             self.storage = storage ?? MemoryStorage(capacity: 10 * 1024 * 1024)
             self.requestCachePolicy = requestCachePolicy
             self.policy = policy

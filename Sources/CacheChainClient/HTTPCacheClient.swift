@@ -14,9 +14,10 @@ public import HTTPTypes
 /// print(second.cacheStatus)               // hit
 /// ```
 /// The default chain is
-/// `configuration.outerInterceptors → RequestCoalescing → CachePolicy → Revalidation → StorageDecision → transport`,
+/// `configuration.outerInterceptors → RangeRequest → RequestCoalescing → CachePolicy → Revalidation → StorageDecision → transport`,
 /// with a `PolicyOverrideInterceptor` first and one just before the transport when
-/// ``Configuration/policyOverrides`` holds rules
+/// ``Configuration/policyOverrides`` holds rules, and a `BodyKeyedCachingInterceptor` just before
+/// `CachePolicy` and one last when ``Configuration/bodyKeyedCaching`` does
 /// (without `RequestCoalescing` when ``Configuration/isRequestCoalescingEnabled`` is off);
 /// ``init(pipeline:configuration:)`` takes a pipeline you compose yourself.
 ///
@@ -53,7 +54,8 @@ public struct HTTPCacheClient: Sendable {
         self.revalidationQueue = RevalidationQueue()
     }
 
-    /// The built-in chain for a configuration: its outer interceptors, then request coalescing (unless
+    /// The built-in chain for a configuration: its outer interceptors, then ranges from the cache (unless
+    /// ``Configuration/isRangeServingEnabled`` is off), request coalescing (unless
     /// ``Configuration/isRequestCoalescingEnabled`` is off), cache policy, revalidation and storage decision
     /// (with the configuration's `willCacheResponse` hook).
     /// - Parameter configuration: The configuration.
@@ -63,14 +65,18 @@ public struct HTTPCacheClient: Sendable {
         let rules = configuration.policyOverrides
         let overrides: [any HTTPInterceptor] = rules.isEmpty ? [] : [PolicyOverrideInterceptor(rules: rules, position: .request)]
         let networkOverrides: [any HTTPInterceptor] = rules.isEmpty ? [] : [PolicyOverrideInterceptor(rules: rules, position: .network)]
-        return overrides + configuration.outerInterceptors + coalescing + [
+        let ranges: [any HTTPInterceptor] = configuration.isRangeServingEnabled ? [RangeRequestInterceptor()] : []
+        let bodyRules = configuration.bodyKeyedCaching
+        let bodyKeyed: [any HTTPInterceptor] = bodyRules.isEmpty ? [] : [BodyKeyedCachingInterceptor(rules: bodyRules, position: .request)]
+        let bodyRestore: [any HTTPInterceptor] = bodyRules.isEmpty ? [] : [BodyKeyedCachingInterceptor(rules: bodyRules, position: .network)]
+        return overrides + configuration.outerInterceptors + ranges + coalescing + bodyKeyed + [
             CachePolicyInterceptor(),
             RevalidationInterceptor(),
             StorageDecisionInterceptor(
                 maximumEntryFraction: configuration.maximumEntryFraction,
                 willCacheResponse: configuration.willCacheResponse
             ),
-        ] + networkOverrides
+        ] + networkOverrides + bodyRestore
     }
 
     /// Creates a client, runs `body` with it and waits for its background revalidations before returning.

@@ -87,6 +87,27 @@ public final class BodyFile: Sendable, CustomStringConvertible {
         self.descriptor = descriptor
     }
 
+    /// A part of another region, read through a duplicate of its descriptor: the same bytes even if the file
+    /// is replaced meanwhile (a range served from a stored body).
+    /// - Parameters:
+    ///   - source: The region to take a part of.
+    ///   - start: Where the part starts, relative to the source's ``offset``.
+    ///   - length: The part's length; `start + length` must not pass the source's ``length``.
+    /// - Throws: ``CacheChainError`` with code ``CacheChainError/Code/bodyUnreadable`` when the descriptor
+    ///   cannot be duplicated (too many open files).
+    package init(partOf source: BodyFile, start: Int, length: Int) throws(CacheChainError) {
+        precondition(start >= 0 && length >= 0 && start + length <= source.length, "the part lies inside the source")
+        let descriptor = fcntl(source.descriptor, F_DUPFD_CLOEXEC, 0)
+        guard descriptor >= 0 else {
+            throw CacheChainError(.bodyUnreadable, "cannot reopen body file \(source.path): \(SystemErrorText.current)")
+        }
+        self.path = source.path
+        self.offset = source.offset + start
+        self.length = length
+        self.removesFileOnRelease = false
+        self.descriptor = descriptor
+    }
+
     deinit {
         close(descriptor)
         if removesFileOnRelease { unlink(path) }

@@ -63,11 +63,7 @@ public struct PolicyOverrideInterceptor: HTTPInterceptor {
     /// - Returns: The rule, or `nil`.
     public func rule(for request: HTTPRequest, context: InterceptorContext) -> PolicyOverrideRule? {
         if let own = context.values[RuleKey.self] { return own }
-        var host = request.authority ?? ""
-        if let colon = host.lastIndex(of: ":"), !host.hasSuffix("]") { host = String(host[..<colon]) }
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        let path = (request.path ?? "/").split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
-        return rules.first { $0.matches(host: host, path: path) }
+        return rules.first { $0.matches(request) }
     }
 
     /// Applies the matching rule on this instance's side.

@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPTypes
 
 /// One rule of ``PolicyOverrideInterceptor``: which requests it applies to and what it changes, for an
 /// origin whose caching headers are missing or wrong, without writing an interceptor.
@@ -80,6 +81,18 @@ public struct PolicyOverrideRule: Sendable, Hashable {
         if let pathPrefix, !path.hasPrefix(pathPrefix) { return false }
         if let pathGlob, !Self.glob(Array(pathGlob.utf8)[...], matches: Array(path.utf8)[...]) { return false }
         return true
+    }
+
+    /// Whether the rule applies to a request: its host (without port or IPv6 brackets) and its path
+    /// (without query), as ``matches(host:path:)`` says.
+    /// - Parameter request: The request.
+    /// - Returns: Whether every condition given holds.
+    public func matches(_ request: HTTPRequest) -> Bool {
+        var host = request.authority ?? ""
+        if let colon = host.lastIndex(of: ":"), !host.hasSuffix("]") { host = String(host[..<colon]) }
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let path = (request.path ?? "/").split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
+        return matches(host: host, path: path)
     }
 
     /// Glob matching with backtracking: `**` any bytes, `*` any bytes but `/`, `?` one byte but `/`.

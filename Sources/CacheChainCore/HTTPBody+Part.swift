@@ -1,0 +1,16 @@
+extension HTTPBody {
+    /// The bytes at `positions`, without loading a file-backed body: a file-backed part reads the same file
+    /// region through its own descriptor (what a range served from the cache sends).
+    /// - Parameter positions: Positions inside the body (`0..<count`).
+    /// - Returns: A body holding those bytes.
+    /// - Throws: ``CacheChainError`` with code ``CacheChainError/Code/bodyUnreadable`` when the bytes cannot
+    ///   be read.
+    package func part(_ positions: Range<Int>) throws(CacheChainError) -> HTTPBody {
+        precondition(positions.lowerBound >= 0 && positions.upperBound <= count, "the part lies inside the body")
+        if let file {
+            return HTTPBody(file: try BodyFile(partOf: file, start: positions.lowerBound, length: positions.count))
+        }
+        if let bytes = inMemoryBytes { return HTTPBody(bytes[positions]) }
+        return HTTPBody(try collect()[positions])
+    }
+}
