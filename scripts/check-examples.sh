@@ -33,7 +33,8 @@ expect() {
 expect QuickStart "1st GET: MISS" "Cache-Status: CacheChain; fwd=uri-miss; fwd-status=200; stored" "2nd GET: HIT" "Cache-Status: CacheChain; hit; ttl=" "reloadRevalidatingCacheData: REVALIDATED" "after removeAllCachedResponses: MISS"
 expect CustomPipeline 'builder GET #1: MISS' 'builder GET #2: HIT' 'array GET #1: MISS' 'array GET #2: HIT' "builder GET on the libcurl thread's executor: REVALIDATED" 'origin saw 3 requests'
 expect WritingAnInterceptor 'GET /api/items: MISS' 'GET /api/items: HIT' 'GET /login: MISS' 'GET /login: MISS' 'origin saw /api/items 1×, /login 2×'
-expect OfflineFirst 'GET /news: MISS' 'GET /news (stale-if-error): OFFLINE 200' 'GET /profile (no stale-if-error): ERROR transport-failed' \
+expect OfflineFirst 'GET /news: MISS' 'cached-then-fresh /news: STALE 200 "today'"'"'s news"' 'cached-then-fresh /news: MISS 200 "breaking news"' \
+    'GET /news (stale-if-error): OFFLINE 200' 'GET /profile (no stale-if-error): ERROR transport-failed' \
     'GET /profile returnCacheDataElseLoad: STALE 200' 'GET /profile returnCacheDataDontLoad: STALE 200' \
     'housekeeping: removed 0 stale for a day, then 2 expired'
 expect StorageDecision 'http: MISS then HIT; stored allowed, cached-date set' 'https: MISS then HIT; stored allowedInMemoryOnly, no cached-date'
