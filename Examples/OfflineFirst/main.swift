@@ -26,6 +26,11 @@ func attempt(_ request: HTTPRequest, policy: RequestCachePolicy? = nil) async ->
 print("online:")
 show("  GET /news", await attempt(news))
 show("  GET /profile", await attempt(profile))
+// Cached first, then fresh: the stored news at once, then the origin's when it changed.
+origin.route("/news", LoopbackRoute(headers: [("Cache-Control", "max-age=0, stale-if-error=86400")], body: "breaking news", etag: "\"n2\""))
+for try await response in client.responses(for: news) {
+    show("  cached-then-fresh /news", .success(response))
+}
 try await origin.shutdown()
 print("origin down:")
 show("  GET /news (stale-if-error)", await attempt(news))
