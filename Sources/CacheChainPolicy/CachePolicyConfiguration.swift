@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// The tunable parts of the RFC 9111 rules.
 public struct CachePolicyConfiguration: Sendable, Hashable {

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// How long a response stays fresh and where that number came from (RFC 9111 §4.2.1).
 public struct FreshnessLifetime: Sendable, Hashable {

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// A stored response's freshness at one instant (RFC 9111 §4.2): lifetime, current age, and the verdict.
 public struct FreshnessReport: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// HTTP-date parsing and formatting (RFC 9110 §5.6.7), without `DateFormatter` or locales.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HTTPTypes
 
 /// What the freshness rules read from a stored response's head, parsed once when the exchange is made

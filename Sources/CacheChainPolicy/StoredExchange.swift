@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import HTTPTypes
 
 /// What the policy engine needs to know about a stored response: the request that produced it, its head,
