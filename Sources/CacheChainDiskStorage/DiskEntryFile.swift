@@ -43,7 +43,7 @@ enum DiskEntryFile {
         body: HTTPBody,
         path: String
     ) throws(CacheChainError) -> UInt64 {
-        var hasher = EntryChecksum()
+        let hasher = EntryChecksum()
         hasher.update(meta)
         let opening = [UInt8](repeating: 0, count: EntryCodec.headerSize) + meta
         if let bytes = body.inMemoryBytes {
@@ -103,8 +103,8 @@ enum DiskEntryFile {
     }
 
     /// Opens an entry file, checks header, lengths and the checksum of metadata + body against the index
-    /// row (one bounded-memory pass), and returns the body in memory (up to `inMemoryLimit`) or as a
-    /// ``BodyFile`` region of the entry file.
+    /// row (one bounded-memory pass: each chunk is hashed as it is read, ``readChunkSize`` at a time), and
+    /// returns the body in memory (up to `inMemoryLimit`) or as a ``BodyFile`` region of the entry file.
     /// - Throws: `.bodyUnreadable` when the file cannot be opened (missing, replaced by a directory);
     ///   `.integrityCheckFailed` when it is truncated, foreign or does not match its checksum.
     static func read(
@@ -132,7 +132,7 @@ enum DiskEntryFile {
         guard Int(status.st_size) == expectedSize else {
             throw damaged(path, "holds \(status.st_size) bytes, expected \(expectedSize) (truncated?)")
         }
-        let scratchSize = max(EntryCodec.headerSize, min(bodyLength, HTTPBody.defaultChunkSize))
+        let scratchSize = max(EntryCodec.headerSize, min(bodyLength, readChunkSize))
         let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: scratchSize, alignment: 16)
         defer { scratch.deallocate() }
         let headerBuffer = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<EntryCodec.headerSize])
@@ -141,13 +141,11 @@ enum DiskEntryFile {
         guard header == EntryCodec.Header(metadataLength: metaLength, bodyLength: bodyLength, checksum: checksum) else {
             throw damaged(path, "does not match its index row")
         }
-        var hasher = EntryChecksum()
-        let meta = try readArray(descriptor, count: metaLength, at: EntryCodec.headerSize, path)
-        hasher.update(meta)
+        let hasher = EntryChecksum()
+        let meta = try readArray(descriptor, count: metaLength, at: EntryCodec.headerSize, path, hashingInto: hasher)
         let bodyStart = EntryCodec.headerSize + metaLength
         if bodyLength <= inMemoryLimit {
-            let body = try readArray(descriptor, count: bodyLength, at: bodyStart, path)
-            hasher.update(body)
+            let body = try readArray(descriptor, count: bodyLength, at: bodyStart, path, hashingInto: hasher)
             guard hasher.value == checksum else { throw damaged(path, "does not match its checksum") }
             return Contents(meta: meta, body: HTTPBody(body))
         }
@@ -163,16 +161,29 @@ enum DiskEntryFile {
         return Contents(meta: meta, body: HTTPBody(file: try BodyFile(path: path, offset: bodyStart, length: bodyLength)))
     }
 
+    /// The bytes read and hashed at a time: small enough that a chunk is still in the CPU's cache when it is
+    /// hashed, so a hit reads its bytes from memory once (the copy out of the page cache), not twice.
+    static let readChunkSize = 64 << 10
+
+    /// Reads `count` bytes into a new array chunk by chunk, adding each chunk to `hasher` right after it is read.
     private static func readArray(
         _ descriptor: Int32,
         count: Int,
         at offset: Int,
-        _ path: String
+        _ path: String,
+        hashingInto hasher: EntryChecksum
     ) throws(CacheChainError) -> [UInt8] {
         var failure: CacheChainError?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             do throws(CacheChainError) {
-                try readExactly(descriptor, into: UnsafeMutableRawBufferPointer(buffer), at: offset, path)
+                let whole = UnsafeMutableRawBufferPointer(buffer)
+                var position = 0
+                while position < count {
+                    let chunk = UnsafeMutableRawBufferPointer(rebasing: whole[position..<min(count, position + readChunkSize)])
+                    try readExactly(descriptor, into: chunk, at: offset + position, path)
+                    hasher.update(UnsafeRawBufferPointer(chunk))
+                    position += chunk.count
+                }
                 initialized = count
             } catch {
                 failure = error

@@ -19,7 +19,7 @@ struct EntryChecksumTests {
         let expected = bytes.withUnsafeBytes { XXH3_64bits($0.baseAddress, $0.count) }
         let split = size / 3
         #expect(EntryChecksum.of(Array(bytes[..<split]), Array(bytes[split...])) == expected)
-        var pieces = EntryChecksum()
+        let pieces = EntryChecksum()
         var offset = 0
         var piece = 1
         while offset < size {
