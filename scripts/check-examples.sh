@@ -59,7 +59,8 @@ expect AsyncHTTPClientCaching '1st GET: MISS 200' '2nd GET: HIT 200' 'reloadReva
 # The README's main command (scripts/demo.sh): `cachechain demo` walks through every status in order.
 if demo="$(timeout 120 "$bin/cachechain" demo 2>&1)"; then
     check "cachechain demo" "$demo" 'MISS 200' 'HIT 200' 'STALE 200' 'REVALIDATED 200' 'stored, encrypted on disk' \
-        'HIT 200' 'HTTPS body or URL in clear: no' 'removed 2 entries, 0 left' 'MISS 200'
+        'HIT 200' 'HTTPS body or URL in clear: no' 'removed 2 entries, 0 left' 'MISS 200' \
+        'HTTP/1.1 200 OK … PUT yes a=1' 'exit 22, nothing on stdout'
 else
     echo "cachechain demo: FAILED"; echo "$demo"; failures=$((failures + 1))
 fi

@@ -38,7 +38,7 @@ public struct RangeRequestInterceptor: HTTPInterceptor {
     ///   - next: The rest of the chain.
     /// - Returns: A `206` or `416` from the cache, the whole stored `200` when `If-Range` does not match, or
     ///   the inner chain's response.
-    /// - Throws: What `next` throws, or ``CacheChainError`` when a stored body cannot be read.
+    /// - Throws: What `next` throws, or `CacheChainError` when a stored body cannot be read.
     public func intercept(_ request: PipelineRequest, context: InterceptorContext, next: Next) async throws -> PipelineResponse {
         guard request.head.method == .get, let field = request.head.headerFields[.range] else {
             return try await next(request, context)

@@ -12,32 +12,24 @@ import Foundation
 /// response in clear next to an encrypted tier, no key created without `--create-key`, no key that does not
 /// hold the tier's key.
 struct CacheDirectoryOptions: ParsableArguments {
-    @Option(
-        name: .customLong("cache-dir"),
-        help: ArgumentHelp(
-            "The cache directory (default: $XDG_CACHE_HOME/cachechain, else ~/.cache/cachechain).", valueName: "dir"
-        )
-    )
-    var cacheDirectory: String?
+    /// The cache flags every subcommand shares.
+    @OptionGroup var shared: CacheOptions
 
-    @Option(help: ArgumentHelp("Disk capacity in bytes, per tier.", valueName: "bytes"))
-    var diskCapacity: Int = 1 << 30
-
-    @Flag(help: "Encrypt HTTPS responses at rest (AES-256-GCM) in <dir>/encrypted; needs --key-file.")
-    var encryptHTTPS = false
-
-    @Option(
-        help: ArgumentHelp(
-            "The key file for --encrypt-https; it must exist unless `get --create-key` creates it.",
-            valueName: "file"
-        )
-    )
-    var keyFile: String?
+    /// `--cache-dir` as given.
+    var cacheDirectory: String? { shared.cacheDirectory }
+    /// `--disk-capacity`.
+    var diskCapacity: Int { shared.diskCapacity }
+    /// `--key-file`.
+    var keyFile: String? { shared.keyFile }
+    /// Whether HTTPS responses go to the encrypted tier: `--encrypt-https` or `--backend encrypted`.
+    var encryptHTTPS: Bool { shared.resolvedBackend(default: .disk) == .encrypted }
+    /// The backend: `disk` by default.
+    var backend: StorageBackend { shared.resolvedBackend(default: .disk) }
 
     func validate() throws {
-        if diskCapacity < 0 { throw ValidationError("--disk-capacity must be 0 or more bytes") }
-        if encryptHTTPS, keyFile == nil { throw ValidationError("--encrypt-https needs --key-file <file>") }
-        if keyFile != nil, !encryptHTTPS { throw ValidationError("--key-file is only used with --encrypt-https") }
+        try shared.validate(allowed: [.disk, .encrypted, .redis, .tieredRedis], default: .disk, command: "this command")
+        if encryptHTTPS, keyFile == nil { throw ValidationError("--encrypt-https (--backend encrypted) needs --key-file <file>") }
+        if keyFile != nil, !encryptHTTPS { throw ValidationError("--key-file is only used with --encrypt-https (--backend encrypted)") }
     }
 
     /// The directory's encrypted HTTPS tier.
@@ -48,6 +40,7 @@ struct CacheDirectoryOptions: ParsableArguments {
     /// - Throws: `ValidationError` (exit 64).
     func validateKeyFile(createKey: Bool) throws {
         if createKey, !encryptHTTPS { throw ValidationError("--create-key is only used with --encrypt-https --key-file") }
+        if shared.createKey, !createKey { throw ValidationError("--create-key is only used by the commands that store (get, batch)") }
         if encryptHTTPS, let keyFile { try encryptedTier.validate(keyFile: keyFile, createKey: createKey) }
     }
 
@@ -64,11 +57,17 @@ struct CacheDirectoryOptions: ParsableArguments {
     }
 
     /// The cache directory: `--cache-dir`, else `$XDG_CACHE_HOME/cachechain`, else `~/.cache/cachechain`.
-    var directory: String {
-        if let cacheDirectory { return cacheDirectory }
-        let environment = ProcessInfo.processInfo.environment
-        if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty { return xdg + "/cachechain" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.cache/cachechain"
+    var directory: String { shared.directory }
+
+    /// Refuses, for the commands that read a directory (`stats`, `ls`, `purge`, `explain`), the backends and
+    /// flags they do not use.
+    /// - Parameter command: The command's name.
+    /// - Throws: `ValidationError` (exit 64).
+    func validateDirectoryCommand(_ command: String) throws {
+        guard backend == .disk || backend == .encrypted else {
+            throw ValidationError("\(command) works on a cache directory: use --backend disk or encrypted, not \(backend.rawValue)")
+        }
+        try validateKeyFile(createKey: false)
     }
 
     /// A client configuration over the directory: plain `DiskStorage`, plus the encrypted HTTPS tier when asked.

@@ -1,6 +1,7 @@
 import CacheChain
 import CacheChainCurl
 import CacheChainEncryption
+import ArgumentParser
 import CacheChainLoopback
 import Foundation
 
@@ -63,9 +64,36 @@ struct DemoWalkthrough {
         response = try await client.data(for: article)
         table.row(9, "GET \(Self.article)", response, origin: http.requestCount(for: Self.article))
 
+        try await curlSteps(http: http, scratch: scratch, caFile: caFile, table: table)
+
         try await http.shutdown()
         try await https.shutdown()
         if inClear { throw CacheChainError(.storageFailed, "plaintext found under the cache directory") }
+    }
+}
+
+extension DemoWalkthrough {
+    /// Steps 10 and 11: the `get` subcommand itself, with curl's options, in a directory of its own (the demo's
+    /// cache has an encrypted tier, which `get` refuses without its key).
+    func curlSteps(http: LoopbackOrigin, scratch: String, caFile: String, table: DemoTable) async throws {
+        http.route("/echo") { request in
+            LoopbackRoute(headers: [("Cache-Control", "no-store")], body: "\(request.method) \(request.header("X-Demo") ?? "-") " + String(decoding: request.body, as: UTF8.self))
+        }
+        http.route("/gone", LoopbackRoute(status: 404, headers: [("Cache-Control", "no-store")], body: "not here"))
+        let reply = scratch + "/reply.txt"
+        let common = ["--cache-dir", scratch + "/get-cache", "--no-progress", "--cacert", caFile]
+        let get = try GetCommand.parse([http.url("/echo"), "-X", "PUT", "-H", "X-Demo: yes", "-d", "a=1", "-i", "-o", reply] + common)
+        try await get.run()
+        let text = (try? String(contentsOfFile: reply, encoding: .utf8)) ?? ""
+        let lines = text.components(separatedBy: "\r\n")
+        table.note(10, "get -X PUT -H -d -i -o reply.txt", "\(lines.first ?? "") … \(lines.last ?? "")")
+        var exit = "0"
+        do {
+            try await GetCommand.parse([http.url("/gone"), "--fail"] + common).run()
+        } catch let code as ExitCode {
+            exit = "\(code.rawValue)"
+        }
+        table.note(11, "get --fail (a 404)", "exit \(exit), nothing on stdout")
     }
 }
 

@@ -28,7 +28,7 @@ struct ExplainCommand: AsyncParsableCommand {
 
     func validate() throws {
         if (try? HTTPRequest(url: url)) == nil { throw ValidationError("'\(url)' is not an absolute http or https URL") }
-        try cache.validateKeyFile(createKey: false)
+        try cache.validateDirectoryCommand("explain")
     }
 
     func run() async throws {

@@ -35,21 +35,6 @@ struct GetCommand: AsyncParsableCommand {
             """
     )
 
-    /// Where `get` keeps its cache.
-    enum Backend: String, CaseIterable, ExpressibleByArgument {
-        /// The cache directory (`--cache-dir`, with `--encrypt-https`): the default.
-        case disk
-        /// A `RedisStorage` at `--redis-url`.
-        case redis
-        /// A memory tier in front of the Redis backend.
-        case tieredRedis = "tiered-redis"
-    }
-
-    @Option(help: "Where the cache is: disk (--cache-dir, the default), redis or tiered-redis (memory over --redis-url).")
-    var backend: Backend = .disk
-
-    @OptionGroup var redis: RedisOptions
-
     @Argument(help: "The absolute http or https URL.")
     var url: String
 
@@ -72,9 +57,6 @@ struct GetCommand: AsyncParsableCommand {
 
     @OptionGroup var request: RequestOptions
 
-    @Flag(help: "Create the --key-file with a new random key (mode 0600) when it does not exist.")
-    var createKey = false
-
     @Flag(name: .shortAndLong, help: "Also print the cache key, the response's age and size, and timing on stderr.")
     var verbose = false
 
@@ -84,6 +66,9 @@ struct GetCommand: AsyncParsableCommand {
     )
     var progress: Bool?
 
+    /// The Redis options (`--redis-url`, `--redis-namespace`…) of the shared cache flags.
+    private var redis: RedisOptions { cache.shared.redis }
+
     func validate() throws {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
             scheme == "http" || scheme == "https", components.host?.isEmpty == false
@@ -91,22 +76,22 @@ struct GetCommand: AsyncParsableCommand {
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ValidationError("--cacert \(caFile): no such readable file")
         }
-        try redis.validate(usesRedis: backend != .disk, backend: backend.rawValue)
-        guard backend == .disk else {
-            if cache.cacheDirectory != nil || cache.encryptHTTPS || cache.keyFile != nil || createKey {
-                throw ValidationError("--cache-dir, --encrypt-https, --key-file and --create-key are only used by --backend disk")
+        guard cache.backend.usesDirectory else {
+            if cache.keyFile != nil || cache.shared.createKey {
+                throw ValidationError("--key-file and --create-key are only used by --backend disk and encrypted")
             }
             return
         }
-        try cache.validateKeyFile(createKey: createKey)
+        try cache.validateKeyFile(createKey: cache.shared.createKey)
         if !cache.encryptHTTPS { try cache.encryptedTier.refusePlaintextWrites(remedy: "--encrypt-https --key-file <file>") }
     }
 
     /// The client configuration of the chosen backend.
     func makeConfiguration() throws -> HTTPCacheClient.Configuration {
-        switch backend {
-        case .disk: try writableOrFallbackConfiguration()
-        case .redis, .tieredRedis: .init(storage: try redis.makeStorage(tiered: backend == .tieredRedis, memoryCapacity: 64 << 20))
+        switch cache.backend {
+        case .redis, .tieredRedis:
+            .init(storage: try redis.makeStorage(tiered: cache.backend == .tieredRedis, memoryCapacity: cache.shared.memoryCapacity))
+        default: try writableOrFallbackConfiguration()
         }
     }
 
@@ -115,7 +100,7 @@ struct GetCommand: AsyncParsableCommand {
     /// cannot even be read: the URL is fetched without storing rather than not at all.
     private func writableOrFallbackConfiguration() throws -> HTTPCacheClient.Configuration {
         do {
-            return try cache.makeConfiguration(createKey: createKey)
+            return try cache.makeConfiguration(createKey: cache.shared.createKey)
         } catch let error as CacheChainError where error.code == .storageFailed {
             if let readOnly = try? cache.makeConfiguration(recordsKey: false, accessMode: .readOnly) {
                 printError("warning: cannot write the cache in \(cache.directory) (\(error.message)); using it read-only: nothing will be stored")
@@ -137,7 +122,7 @@ struct GetCommand: AsyncParsableCommand {
             configuration.outerInterceptors.insert(CacheStatusInterceptor(policy: configuration.policy), at: 0)
             client = HTTPCacheClient(transport: transport, configuration: configuration)
         } catch {
-            printError("Error: cannot open the cache in \(backend == .disk ? cache.directory : redis.description): \(error)")
+            printError("Error: cannot open the cache in \(cache.backend.usesDirectory ? cache.directory : redis.description): \(error)")
             throw ToolExitCode.failure
         }
         let started = ContinuousClock.now

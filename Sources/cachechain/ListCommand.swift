@@ -24,7 +24,7 @@ struct ListCommand: AsyncParsableCommand {
     var prefix: String?
 
     func validate() throws {
-        try cache.validateKeyFile(createKey: false)
+        try cache.validateDirectoryCommand("ls")
     }
 
     func run() async throws {

@@ -2,32 +2,26 @@ import ArgumentParser
 import Foundation
 import Logging
 
-/// The options that select a pipeline: backend, capacities, cache mode, TLS trust, logging. Shared by every
-/// subcommand that needs a cache (`@OptionGroup var pipeline: PipelineOptions`).
+/// The options of `batch`'s pipeline: the shared cache flags (``CacheOptions``), cache mode, TLS trust, logging
+/// (`@OptionGroup var pipeline: PipelineOptions`).
 struct PipelineOptions: ParsableArguments {
-    @Option(
-        help: ArgumentHelp(
-            "The storage backend: memory, disk, tiered (memory over disk), encrypted (disk with HTTPS responses "
-                + "encrypted), redis or tiered-redis (memory over Redis)."
-        )
-    )
-    var backend: StorageBackend = .memory
+    /// The cache flags every subcommand shares (`--backend`, `--cache-dir`, capacities, key handling, Redis).
+    @OptionGroup var cache: CacheOptions
 
-    @OptionGroup var redis: RedisOptions
-
-    @Option(help: ArgumentHelp("The cache directory of the disk, tiered and encrypted backends.", valueName: "dir"))
-    var cacheDir: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "The key file of the encrypted backend; it must exist unless --create-key is given.",
-            valueName: "file"
-        )
-    )
-    var keyFile: String?
-
-    @Flag(help: "Create the --key-file with a new random key (mode 0600) when it does not exist.")
-    var createKey = false
+    /// The backend: `--backend`, `memory` by default (see ``CacheOptions``).
+    var backend: StorageBackend { cache.resolvedBackend(default: .memory) }
+    /// The Redis options.
+    var redis: RedisOptions { cache.redis }
+    /// The cache directory of the backends that keep files (`--cache-dir` or the shared default), else `nil`.
+    var cacheDir: String? { backend.usesDirectory ? cache.directory : nil }
+    /// `--key-file`.
+    var keyFile: String? { cache.keyFile }
+    /// `--create-key`.
+    var createKey: Bool { cache.createKey }
+    /// `--memory-capacity`.
+    var memoryCapacity: Int { cache.memoryCapacity }
+    /// `--disk-capacity`.
+    var diskCapacity: Int { cache.diskCapacity }
 
     @Flag(help: "Shared-cache semantics (s-maxage, no private responses) instead of a private cache.")
     var shared = false
@@ -37,12 +31,6 @@ struct PipelineOptions: ParsableArguments {
         help: "Concurrent requests that one response can answer share one trip to the origin (default: on)."
     )
     var coalescing = true
-
-    @Option(help: ArgumentHelp("Memory capacity in bytes.", valueName: "bytes"))
-    var memoryCapacity: Int = 64 << 20
-
-    @Option(help: ArgumentHelp("Disk capacity in bytes (disk, tiered and encrypted backends).", valueName: "bytes"))
-    var diskCapacity: Int = 1 << 30
 
     @Option(
         name: .customLong("cacert"),
@@ -79,15 +67,7 @@ struct PipelineOptions: ParsableArguments {
     var logLevel: Logger.Level = .warning
 
     func validate() throws {
-        if memoryCapacity < 0 { throw ValidationError("--memory-capacity must be 0 or more bytes") }
-        if diskCapacity < 0 { throw ValidationError("--disk-capacity must be 0 or more bytes") }
-        if backend.usesDirectory, cacheDir == nil {
-            throw ValidationError("--backend \(backend.rawValue) needs --cache-dir <dir>")
-        }
-        if !backend.usesDirectory, cacheDir != nil {
-            throw ValidationError("--cache-dir is only used by the disk, tiered and encrypted backends")
-        }
-        try redis.validate(usesRedis: backend.usesRedis, backend: backend.rawValue)
+        try cache.validate(allowed: StorageBackend.allCases, default: .memory, command: "batch")
         if keyFile != nil, backend != .encrypted {
             throw ValidationError("--key-file is only used by --backend encrypted")
         }

@@ -61,7 +61,7 @@ struct PurgeCommand: AsyncParsableCommand {
             )
         }
         if let url, (try? HTTPRequest(url: url)) == nil { throw ValidationError("'\(url)' is not an absolute http or https URL") }
-        try cache.validateKeyFile(createKey: false)
+        try cache.validateDirectoryCommand("purge")
     }
 
     func run() async throws {

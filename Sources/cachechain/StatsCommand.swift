@@ -23,7 +23,7 @@ struct StatsCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        try cache.validateKeyFile(createKey: false)
+        try cache.validateDirectoryCommand("stats")
     }
 
     func run() async throws {

@@ -118,7 +118,7 @@ struct BatchCommandTests: BatchSubprocessSuite {
             (["--backend", "disk", "--cache-dir", "/proc/no-such-dir"], Int32(1), "cannot open the cache"),
             (["--backend", "encrypted", "--cache-dir", "DIR/cache", "--key-file", "DIR/open.key"], 1, "chmod 600"),
             (["--backend", "encrypted", "--cache-dir", "DIR/cache"], 64, "needs --key-file"),
-            (["--backend", "disk"], 64, "needs --cache-dir"),
+            (["--backend", "memory", "--cache-dir", "DIR/cache"], 64, "--cache-dir is only used by the disk, tiered and encrypted backends"),
             (["--backend", "floppy"], 64, "floppy"),
             (["--max-in-flight=-1"], 64, "--max-in-flight must be 0"),
         ]

@@ -232,7 +232,9 @@ struct CLICommandTests: BatchSubprocessSuite {
             guard let step = words.first, Int(step) != nil else { return nil }
             return ["MISS", "HIT", "STALE", "REVALIDATED", "—"].first { word in words.contains { $0 == word } }
         }
-        #expect(statuses == ["MISS", "HIT", "STALE", "REVALIDATED", "MISS", "HIT", "—", "—", "MISS"])
+        #expect(statuses == ["MISS", "HIT", "STALE", "REVALIDATED", "MISS", "HIT", "—", "—", "MISS", "—", "—"])
+        #expect(demo.stdout.contains("HTTP/1.1 200 OK … PUT yes a=1"), "get with -X -H -d -i -o, run by the demo")
+        #expect(demo.stdout.contains("exit 22, nothing on stdout"), "get --fail on a 404, run by the demo")
         #expect(demo.stdout.contains("HTTPS body or URL in clear: no"))
         #expect(demo.stdout.contains("removed 2 entries, 0 left"))
     }

@@ -92,7 +92,7 @@ struct CLIRedisTests: BatchSubprocessSuite {
             (["get", "http://127.0.0.1:9/x", "--backend", "redis", "--redis-url", "http://:hunter2@127.0.0.1"], "scheme 'http'"),
             (["get", "http://127.0.0.1:9/x", "--backend", "redis", "--redis-url", "rediss://:hunter2@127.0.0.1"], "needs TLS"),
             (["get", "http://127.0.0.1:9/x", "--redis-url", "redis://127.0.0.1"], "--redis-url is only used by --backend redis or tiered-redis"),
-            (["get", "http://127.0.0.1:9/x", "--backend", "redis", "--redis-url", "redis://127.0.0.1", "--cache-dir", "/tmp/x"], "only used by --backend disk"),
+            (["get", "http://127.0.0.1:9/x", "--backend", "redis", "--redis-url", "redis://127.0.0.1", "--cache-dir", "/tmp/x"], "--cache-dir is only used by the disk, tiered and encrypted backends"),
             (["batch", "--backend", "tiered-redis"], "--backend tiered-redis needs --redis-url"),
             (["batch", "--backend", "redis", "--redis-url", "redis://alice:hunter2@127.0.0.1"], "user name 'alice'"),
         ]
