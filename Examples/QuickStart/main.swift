@@ -39,4 +39,15 @@ print("\norigin saw \(origin.requestCount(for: "/hello")) requests over \(origin
 print("cache holds \(await client.currentMemoryUsage) bytes of \(await client.memoryCapacity)")
 try await client.removeAllCachedResponses()
 show("after removeAllCachedResponses", try await client.data(for: request))
+
+// Streaming: the body as it arrives (a miss), stored once complete; the second time, read from the cache.
+origin.route("/download", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: .generated(count: 256 << 10)))
+for attempt in ["1st", "2nd"] {
+    let summary = try await client.stream(try HTTPRequest(url: origin.url("/download"))) { response in
+        var received = 0
+        for try await chunk in response.body { received += chunk.count }
+        return "\(response.cacheStatus.rawValue.uppercased()) \(received) bytes"
+    }
+    print("\(attempt) stream GET /download: \(summary)")
+}
 try await origin.shutdown()

@@ -16,6 +16,26 @@ public protocol HTTPTransport: Sendable {
     /// - Throws: When no response could be obtained.
     func send(_ request: PipelineRequest, context: InterceptorContext) async throws -> PipelineResponse
 
+    /// Sends a request for a caller that reads the body as it arrives (`HTTPCacheClient.stream(_:body:_:)`),
+    /// and returns the whole response as ``send(_:context:)`` does, for the interceptors that store it.
+    ///
+    /// A streaming transport ``ResponseBodyStream/claim(_:)``s `stream` with the final head of a `2xx`
+    /// response that has a body, then writes each piece of the body to the stream as it arrives (waiting while
+    /// the stream's buffer is full, so a slow reader slows the transfer instead of growing memory) as well as
+    /// into the body it returns. The default buffers: it calls ``send(_:context:)`` and leaves the stream
+    /// alone, and the caller then reads the finished body.
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - context: The request's context.
+    ///   - stream: Where the caller reads the body from.
+    /// - Returns: The whole response, with `cacheStatus` `.miss`.
+    /// - Throws: When no response could be obtained, or the caller stopped reading (`CancellationError`).
+    func send(
+        _ request: PipelineRequest,
+        context: InterceptorContext,
+        streamingTo stream: ResponseBodyStream
+    ) async throws -> PipelineResponse
+
     /// Releases what the transport holds (its thread, its connections), after which ``send(_:context:)``
     /// fails with a `cancelled` error.
     ///
@@ -35,6 +55,22 @@ public protocol HTTPTransport: Sendable {
 }
 
 extension HTTPTransport {
+    /// Buffers: sends with ``send(_:context:)`` and leaves the stream unclaimed, so the caller reads the
+    /// finished body.
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - context: The request's context.
+    ///   - stream: Left alone.
+    /// - Returns: The response.
+    /// - Throws: What ``send(_:context:)`` throws.
+    public func send(
+        _ request: PipelineRequest,
+        context: InterceptorContext,
+        streamingTo stream: ResponseBodyStream
+    ) async throws -> PipelineResponse {
+        try await send(request, context: context)
+    }
+
     /// Does nothing: for transports that hold no thread, connection or other resource.
     public func shutdown() async {}
 

@@ -22,7 +22,13 @@ public struct Pipeline: Sendable {
     public init(interceptors: [any HTTPInterceptor], transport: any HTTPTransport) {
         self.interceptors = interceptors
         self.transport = transport
-        var next: Next = { request, context in try await transport.send(request, context: context) }
+        var next: Next = { request, context in
+            // A caller reading the body as it arrives (`HTTPCacheClient.stream`) left a stream for the transport.
+            guard let stream = context.values[ResponseBodyStreamKey.self] else {
+                return try await transport.send(request, context: context)
+            }
+            return try await transport.send(request, context: context, streamingTo: stream)
+        }
         for interceptor in interceptors.reversed() {
             next = Self.link(interceptor, to: next)
         }

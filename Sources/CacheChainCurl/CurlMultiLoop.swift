@@ -18,6 +18,7 @@ final class CurlMultiLoop: TaskExecutor, Sendable {
     private enum Command {
         case add(CurlTransfer)
         case cancel(UInt64)
+        case resume(UInt64)
         case run(UnownedJob)
         case shutdown
     }
@@ -124,6 +125,11 @@ final class CurlMultiLoop: TaskExecutor, Sendable {
         enqueue(.cancel(transfer.id))
     }
 
+    /// Resumes a transfer paused because the caller's stream was full (nothing when it has ended).
+    func resume(_ transferID: UInt64) {
+        enqueue(.resume(transferID))
+    }
+
     /// Fails the transfers in flight and stops the thread once they are released.
     func shutdown() {
         enqueue(.shutdown)
@@ -195,6 +201,8 @@ final class CurlMultiLoop: TaskExecutor, Sendable {
                     if let key = byID[id], let transfer = remove(key) {
                         transfer.finish(.failure(CacheChainError(.cancelled, "the request was cancelled", request: transfer.request)))
                     }
+                case .resume(let id):
+                    if let key = byID[id] { transfers[key]?.resumeAfterPause() }
                 case .run(let job):
                     job.runSynchronously(on: executor)
                 case .shutdown:
@@ -225,7 +233,7 @@ final class CurlMultiLoop: TaskExecutor, Sendable {
                 transfer.finish(.failure(CacheChainError(.cancelled, "the transport was shut down", request: transfer.request)))
             case .run(let job):
                 globalConcurrentExecutor.enqueue(ExecutorJob(job))
-            case .cancel, .shutdown:
+            case .cancel, .resume, .shutdown:
                 break
             }
         }

@@ -78,6 +78,7 @@ let curlWriteCallback: cachechain_curl_data_callback = { data, size, count, user
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
     let length = size * count
     guard let data else { return length }
+    if let verdict = transfer.streamingVerdict(for: UnsafeRawBufferPointer(start: data, count: length)) { return verdict }
     return transfer.appendBody(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
 }
 

@@ -40,6 +40,12 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
     let progress: TransferProgressKey.Value?
     var nextProgressReport = TransferProgressKey.reportingInterval
     var exceededMaximum = false
+    /// The caller's stream, for `send(_:context:streamingTo:)`; whether this response claimed it (decided at the
+    /// first body byte); and how a paused transfer asks its loop to resume.
+    var bodyStream: ResponseBodyStream?
+    var hasDecidedStreaming = false
+    var isStreamingBody = false
+    var resumeStreaming: (@Sendable () -> Void)?
     var decodesContent = false
     private var released = false
 

@@ -131,6 +131,30 @@ public final class CurlTransport: HTTPTransport {
     /// - Returns: The response (status `miss`: it came from the network).
     /// - Throws: `CacheChainError` (`invalid-request`, `transport-failed`, `timed-out`, `cancelled`).
     public func send(_ request: PipelineRequest, context: InterceptorContext) async throws -> PipelineResponse {
+        try await perform(request, context: context, streamingTo: nil)
+    }
+
+    /// Sends one request over the network, handing the body of a `2xx` response to the caller's stream as it
+    /// arrives (see `HTTPTransport.send(_:context:streamingTo:)`); the transfer pauses while the stream is full.
+    /// - Parameters:
+    ///   - request: The request; it needs an `http` or `https` scheme and an authority.
+    ///   - context: Its context, as for ``send(_:context:)``.
+    ///   - stream: The caller's stream.
+    /// - Returns: The whole response, for the cache.
+    /// - Throws: As ``send(_:context:)``; `transport-failed` when the caller stopped reading.
+    public func send(
+        _ request: PipelineRequest,
+        context: InterceptorContext,
+        streamingTo stream: ResponseBodyStream
+    ) async throws -> PipelineResponse {
+        try await perform(request, context: context, streamingTo: stream)
+    }
+
+    private func perform(
+        _ request: PipelineRequest,
+        context: InterceptorContext,
+        streamingTo stream: ResponseBodyStream?
+    ) async throws -> PipelineResponse {
         try Task.checkCancellation()
         let loop = try chooseLoop()
         let transfer = try CurlTransfer(
@@ -139,6 +163,10 @@ public final class CurlTransport: HTTPTransport {
             timeout: context.timeout ?? configuration.requestTimeout,
             progress: context.values[TransferProgressKey.self]
         )
+        if let stream {
+            transfer.bodyStream = stream
+            transfer.resumeStreaming = { [id = transfer.id] in loop.resume(id) }
+        }
         let received = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.install(continuation)

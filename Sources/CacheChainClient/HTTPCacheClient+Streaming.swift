@@ -1,0 +1,152 @@
+public import CacheChainCore
+public import CacheChainPolicy
+public import HTTPTypes
+
+extension HTTPCacheClient {
+    /// Sends a request through the cache and hands `handle` the response while its body arrives: a miss is read
+    /// as the origin sends it, and stored once it is complete and intact.
+    ///
+    /// ```swift
+    /// try await client.stream(try HTTPRequest(url: "https://example.com/big.iso")) { response in
+    ///     for try await chunk in response.body {
+    ///         try output.write(contentsOf: chunk)   // the first bytes before the origin has sent the rest
+    ///     }
+    /// }
+    /// ```
+    /// - A miss (or a changed response to a revalidation) is streamed when the transport streams
+    ///   (`CurlTransport` does; the default of ``HTTPTransport/send(_:context:streamingTo:)`` buffers): the head
+    ///   comes as soon as the origin's does, then the body chunk by chunk through a buffer of at most
+    ///   `bufferLimit` bytes. A slow reader slows the transfer (libcurl pauses it) instead of growing memory.
+    ///   The same bytes build the response the cache stores (spooled to a file past the transport's in-memory
+    ///   limit), committed by the usual rules once the body is complete, before the body sequence ends. A body
+    ///   too large for the store is not stored (a `notStored` event with reason `too-large`), and the caller's
+    ///   stream is not affected.
+    /// - Anything else — a hit (from a disk entry, read from its file in chunks), a `304`, a stale response, an
+    ///   error status, a response shared with a coalesced request — comes when the pipeline has it, whole.
+    /// - When `handle` returns (or throws) before the body ended, the transfer is cancelled and nothing is
+    ///   stored; cancelling the calling task does the same.
+    /// - Parameters:
+    ///   - request: The request; it needs a scheme and an authority.
+    ///   - body: An optional request body.
+    ///   - bufferLimit: The most bytes waiting for `handle` before the transfer waits; 1 MiB by default.
+    ///   - handle: Reads the response; its body can be read once, only during this call.
+    /// - Returns: What `handle` returns.
+    /// - Throws: `CacheChainError` from the request (also while the body is read, e.g. when the connection
+    ///   breaks), or what `handle` throws.
+    public func stream<Result>(
+        _ request: HTTPRequest,
+        body: HTTPBody? = nil,
+        bufferLimit: Int = ResponseBodyStream.defaultBufferLimit,
+        isolation: isolated (any Actor)? = #isolation,
+        _ handle: (StreamedResponse) async throws -> Result
+    ) async throws -> Result {
+        let stream = ResponseBodyStream(bufferLimit: bufferLimit)
+        var values = ContextValues()
+        values[ResponseBodyStreamKey.self] = stream
+        let pipelineRequest = PipelineRequest(head: request, body: body)
+        return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
+            group.addTask { [self, values] in
+                do {
+                    stream.finish(.success(try await send(pipelineRequest, values: values)))
+                } catch {
+                    stream.finish(.failure(error))
+                }
+            }
+            do {
+                let response = try await StreamedResponse(starting: stream.start(), stream: stream)
+                let result = try await handle(response)
+                await Self.stop(stream, group: &group)
+                return result
+            } catch {
+                await Self.stop(stream, group: &group)
+                throw error
+            }
+        }
+    }
+
+    /// Abandons a stream the caller no longer reads and waits for the request to end (cancelled, when it was
+    /// still running).
+    private static func stop(_ stream: ResponseBodyStream, group: inout ThrowingTaskGroup<Void, any Error>) async {
+        stream.abandon()
+        group.cancelAll()
+        while true {
+            do {
+                guard try await group.next() != nil else { return }
+            } catch {
+                continue
+            }
+        }
+    }
+
+    /// A response whose body is read while it arrives, handed to the closure of
+    /// ``HTTPCacheClient/stream(_:body:bufferLimit:isolation:_:)``.
+    public struct StreamedResponse: Sendable {
+        /// The response head as the application sees it.
+        public let head: HTTPResponse
+        /// Where the response came from: `miss` for a streamed response from the origin.
+        public let cacheStatus: CacheStatus
+        /// The decision trace so far: complete for a response the pipeline finished before the body was read;
+        /// for a streamed one, the storage decision is made only once the body is complete.
+        public let trace: [CacheReason]
+        /// The body, chunk by chunk; it can be iterated once.
+        public let body: Body
+
+        init(starting start: ResponseBodyStream.Start, stream: ResponseBodyStream) {
+            switch start {
+            case .streaming(let head):
+                self.head = head
+                cacheStatus = .miss
+                trace = []
+                body = Body(source: .stream(stream))
+            case .complete(let response):
+                head = response.head
+                cacheStatus = response.cacheStatus
+                trace = response.trace
+                body = Body(source: .complete(response.body.offPoolChunks()))
+            }
+        }
+
+        /// The chunks of a streamed response's body, in order.
+        public struct Body: AsyncSequence, Sendable {
+            /// A chunk of bytes.
+            public typealias Element = [UInt8]
+
+            enum Source: Sendable {
+                case stream(ResponseBodyStream)
+                case complete(HTTPBody.OffPoolChunks)
+            }
+
+            let source: Source
+
+            /// The most bytes that waited in the buffer at once (0 for a body that was not streamed).
+            package var highWaterMark: Int {
+                if case .stream(let stream) = source { return stream.highWaterMark }
+                return 0
+            }
+
+            /// Starts reading.
+            /// - Returns: The iterator.
+            public func makeAsyncIterator() -> Iterator {
+                switch source {
+                case .stream(let stream): Iterator(stream: stream, chunks: nil)
+                case .complete(let chunks): Iterator(stream: nil, chunks: chunks.makeAsyncIterator())
+                }
+            }
+
+            /// Reads the next chunk on each call.
+            public struct Iterator: AsyncIteratorProtocol {
+                let stream: ResponseBodyStream?
+                var chunks: HTTPBody.OffPoolChunks.Iterator?
+
+                /// Returns the next chunk, waiting for it to arrive; `nil` after the last one.
+                /// - Returns: The chunk.
+                /// - Throws: `CacheChainError` when the transfer failed or a file could not be read;
+                ///   `CancellationError` when the calling task was cancelled.
+                public mutating func next() async throws -> [UInt8]? {
+                    if let stream { return try await stream.read() }
+                    return try await chunks?.next().map(Array.init)
+                }
+            }
+        }
+    }
+}

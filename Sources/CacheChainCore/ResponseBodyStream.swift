@@ -1,0 +1,229 @@
+public import HTTPTypes
+
+/// Hands a response body from a transport to a caller while it arrives, through a bounded buffer.
+///
+/// `HTTPCacheClient.stream(_:body:_:)` creates one per request and puts it in the request's context; the
+/// pipeline hands it to the transport (``HTTPTransport/send(_:context:streamingTo:)``). The transport
+/// ``claim(_:)``s it with the head of the response the caller will see — a final `2xx` to a request that has a
+/// body, never a `304` or an error status, which the cache interceptors may replace — and then ``write(_:)``s
+/// the body's bytes as they arrive, while still building the whole response for the interceptors inside the
+/// cache (which store it only once it is complete). The caller reads the bytes as ``Chunks``.
+///
+/// Memory stays bounded: at most ``bufferLimit`` bytes (plus one chunk) wait in the buffer; a transport
+/// writing into a full buffer waits (``write(_:)`` suspends; `CurlTransport` pauses the transfer with
+/// `CURL_WRITEFUNC_PAUSE`) until the caller has read. A caller that stops reading ``abandon()``s the stream:
+/// writes then fail, and the request is cancelled.
+///
+/// Only the first claim wins, and only while the request is running: a background revalidation that copied
+/// the context later finds the stream closed and keeps its response to itself.
+public final class ResponseBodyStream: Sendable {
+    /// How a request's response starts for the caller.
+    package enum Start: Sendable {
+        /// The transport claimed the stream: this head, then the bytes written.
+        case streaming(HTTPResponse)
+        /// The pipeline finished without a claim (a hit, a `304`, an error status, a buffering transport).
+        case complete(PipelineResponse)
+    }
+
+    /// What happened to bytes offered with ``offer(_:onWritable:)``.
+    package enum Offer: Sendable, Equatable {
+        /// Buffered.
+        case accepted
+        /// Not taken: the buffer is full; `onWritable` runs once the caller has read (or abandoned).
+        case full
+        /// Not taken: the caller stopped reading.
+        case abandoned
+    }
+
+    /// The default ``bufferLimit``: 1 MiB.
+    public static let defaultBufferLimit = 1 << 20
+
+    /// The most bytes waiting for the caller before writes wait.
+    public let bufferLimit: Int
+    private let state = LockedValue(State())
+
+    /// Creates an open, unclaimed stream.
+    /// - Parameter bufferLimit: The most bytes buffered before writers wait; 1 MiB by default.
+    public init(bufferLimit: Int = ResponseBodyStream.defaultBufferLimit) {
+        precondition(bufferLimit > 0, "the buffer limit must be positive")
+        self.bufferLimit = bufferLimit
+    }
+
+    /// Claims the stream for a response: the caller will see this head and the bytes written next.
+    ///
+    /// Call it once the final head is known and before the first byte of the body; a transport that does not
+    /// stream never calls it (the caller then gets the finished response).
+    /// - Parameter head: The response head as the caller should see it (framing fields describing the decoded
+    ///   body: no `Transfer-Encoding`, no `Content-Encoding` the transport removed).
+    /// - Returns: `true` when this response is the caller's: write its body with ``write(_:)``; `false` when
+    ///   the stream is taken or closed: build the response without writing to the stream.
+    public func claim(_ head: HTTPResponse) -> Bool {
+        let (claimed, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Start, any Error>?) in
+            guard state.start == nil, !state.isClosedForClaims else { return (false, nil) }
+            state.start = .success(.streaming(head))
+            defer { state.startWaiter = nil }
+            return (true, state.startWaiter)
+        }
+        waiter?.resume(returning: .streaming(head))
+        return claimed
+    }
+
+    /// Writes the next bytes of a claimed response's body, waiting while the buffer is full.
+    /// - Parameter bytes: The bytes, in order.
+    /// - Throws: `CancellationError` when the caller stopped reading (abort the transfer).
+    public func write(_ bytes: [UInt8]) async throws {
+        while true {
+            let outcome: Offer = await withCheckedContinuation { continuation in
+                let offered = bytes.withUnsafeBytes { self.offer($0, onWritable: { continuation.resume(returning: .full) }) }
+                if offered != .full { continuation.resume(returning: offered) }
+            }
+            switch outcome {
+            case .accepted: return
+            case .abandoned: throw CancellationError()
+            case .full: continue  // the caller read (or left): offer again
+            }
+        }
+    }
+
+    /// Offers bytes without waiting: for transports whose callbacks must not block (libcurl's write callback).
+    /// - Parameters:
+    ///   - bytes: The bytes; copied when accepted.
+    ///   - onWritable: Runs once, on the reader's thread, when a ``Offer/full`` buffer has room again or the
+    ///     caller abandoned the stream.
+    /// - Returns: Whether the bytes were taken.
+    package func offer(_ bytes: UnsafeRawBufferPointer, onWritable: @escaping @Sendable () -> Void) -> Offer {
+        let (offer, reader) = state.withLock { state -> (Offer, CheckedContinuation<[UInt8]?, any Error>?) in
+            if state.isAbandoned { return (.abandoned, nil) }
+            if state.buffered >= bufferLimit {
+                state.onWritable = onWritable
+                return (.full, nil)
+            }
+            guard let reader = state.reader else {
+                state.chunks.append(Array(bytes))
+                state.buffered += bytes.count
+                state.streamedCount += bytes.count
+                state.highWaterMark = max(state.highWaterMark, state.buffered)
+                return (.accepted, nil)
+            }
+            state.reader = nil
+            state.streamedCount += bytes.count
+            state.highWaterMark = max(state.highWaterMark, bytes.count)
+            return (.accepted, reader)
+        }
+        reader?.resume(returning: Array(bytes))
+        return offer
+    }
+
+    /// Ends the request: a claimed stream's body ends after the buffered bytes (or with `error`); an unclaimed
+    /// stream starts with the finished response (or fails). Called by the client when the pipeline returns.
+    /// - Parameter outcome: The pipeline's response or error.
+    package func finish(_ outcome: Result<PipelineResponse, any Error>) {
+        let (startWaiter, reader) = state.withLock { state -> (CheckedContinuation<Start, any Error>?, CheckedContinuation<[UInt8]?, any Error>?) in
+            state.isClosedForClaims = true
+            if state.start == nil {
+                state.start = outcome.map { .complete($0) }
+                defer { state.startWaiter = nil }
+                return (state.startWaiter, nil)
+            }
+            state.end = Self.end(of: outcome, streamed: state.streamedCount)
+            guard state.chunks.isEmpty else { return (nil, nil) }
+            defer { state.reader = nil }
+            return (nil, state.reader)
+        }
+        startWaiter?.resume(with: outcome.map { .complete($0) })
+        reader?.resume(with: outcome.map { _ in nil })
+    }
+
+    /// How a claimed stream ends: with the pipeline's error, or — when the pipeline answered with something
+    /// other than the response streamed (a stale response served because the transfer broke off, a body of
+    /// another length) — with an error rather than a body that only looks complete.
+    private static func end(of outcome: Result<PipelineResponse, any Error>, streamed: Int) -> Result<Void, any Error> {
+        switch outcome {
+        case .failure(let error):
+            return .failure(error)
+        case .success(let response) where response.cacheStatus.isFromCache || response.body.count != streamed:
+            return .failure(CacheChainError(
+                .transportFailed,
+                "the streamed response broke off after \(streamed) bytes (the cache answered with a \(response.cacheStatus) response of \(response.body.count) bytes instead); retry the request"
+            ))
+        case .success:
+            return .success(())
+        }
+    }
+
+    /// Waits until the response starts: a claim, or the pipeline's end.
+    /// - Returns: How it starts.
+    /// - Throws: The pipeline's error when it failed before a claim.
+    package func start() async throws -> Start {
+        try await withCheckedThrowingContinuation { continuation in
+            let started = state.withLock { state -> Result<Start, any Error>? in
+                if let start = state.start { return start }
+                state.startWaiter = continuation
+                return nil
+            }
+            if let started { continuation.resume(with: started) }
+        }
+    }
+
+    /// The caller stopped reading: later writes fail, and a writer waiting for room is woken to learn it.
+    package func abandon() {
+        let (writable, reader) = state.withLock { state -> ((@Sendable () -> Void)?, CheckedContinuation<[UInt8]?, any Error>?) in
+            state.isAbandoned = true
+            state.isClosedForClaims = true
+            state.chunks = []
+            state.buffered = 0
+            defer { state.onWritable = nil; state.reader = nil }
+            return (state.onWritable, state.reader)
+        }
+        writable?()
+        reader?.resume(throwing: CancellationError())
+    }
+
+    /// The most bytes that were buffered at once: the stream's memory high-water mark.
+    package var highWaterMark: Int { state.withLock { $0.highWaterMark } }
+
+    /// Returns the buffered bytes as one chunk, or waits for the next write; `nil` at the end of the body.
+    package func read() async throws -> [UInt8]? {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let (ready, writable) = state.withLock { state -> (Result<[UInt8]?, any Error>?, (@Sendable () -> Void)?) in
+                    if state.isAbandoned { return (.failure(CancellationError()), nil) }
+                    if !state.chunks.isEmpty {
+                        let chunk = state.chunks.count == 1 ? state.chunks[0] : Array(state.chunks.joined())
+                        state.chunks = []
+                        state.buffered = 0
+                        defer { state.onWritable = nil }
+                        return (.success(chunk), state.onWritable)
+                    }
+                    if let end = state.end { return (end.map { nil }, nil) }
+                    state.reader = continuation
+                    return (nil, nil)
+                }
+                writable?()
+                if let ready { continuation.resume(with: ready) }
+            }
+        } onCancel: {
+            abandon()
+        }
+    }
+
+    private struct State {
+        var start: Result<Start, any Error>?
+        var startWaiter: CheckedContinuation<Start, any Error>?
+        var isClosedForClaims = false
+        var chunks: [[UInt8]] = []
+        var buffered = 0
+        var highWaterMark = 0
+        var end: Result<Void, any Error>?
+        var streamedCount = 0
+        var isAbandoned = false
+        var onWritable: (@Sendable () -> Void)?
+        var reader: CheckedContinuation<[UInt8]?, any Error>?
+    }
+}
+
+/// The context value that carries a request's ``ResponseBodyStream`` to the transport (set by
+/// `HTTPCacheClient.stream(_:body:_:)`, read by ``Pipeline``).
+package enum ResponseBodyStreamKey: ContextValueKey {
+    package typealias Value = ResponseBodyStream
+}
