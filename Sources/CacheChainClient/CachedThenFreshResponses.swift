@@ -12,7 +12,7 @@ import HTTPTypes
 ///    the origin's response (`miss`) and it is the only one.
 /// 2. Asking for the next element revalidates the stored response with the origin (a conditional `GET`, or a
 ///    plain one when it has no validators), under `reloadRevalidatingCacheData`; the origin's response is
-///    stored by the usual rules. It is delivered only when it ``PipelineResponse/differs(from:)`` the cached
+///    stored by the usual rules. It is delivered only when it `PipelineResponse.differs(from:)` the cached
 ///    one: a `304 Not Modified`, or a `200` with the same status, validators and body, ends the sequence
 ///    after one element.
 /// 3. A network error after the cached element is thrown by that second `next()`: the consumer already has
