@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import HTTPTypes
 
 /// The one byte range a `Range` field asks for (RFC 9110 §14.1.2), and the `If-Range` rule (§13.1.5):
@@ -28,10 +28,10 @@ package enum ByteRangeRequest: Sendable, Hashable {
     /// Parses a `Range` field value; `nil` unless it is exactly one valid range of the `bytes` unit.
     /// - Parameter value: The field value, e.g. `bytes=0-499`.
     package init?(rangeField value: String) {
-        let text = value.trimmingCharacters(in: .whitespaces)
+        let text = value.trimmingOWS()
         guard let equals = text.firstIndex(of: "="), text[..<equals].lowercased() == "bytes" else { return nil }
         let specs = text[text.index(after: equals)...].split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.trimmingOWS() }
             .filter { !$0.isEmpty }
         guard specs.count == 1, let spec = specs.first, let dash = spec.firstIndex(of: "-") else { return nil }
         let firstText = spec[..<dash], lastText = spec[spec.index(after: dash)...]
@@ -76,7 +76,7 @@ package enum ByteRangeRequest: Sendable, Hashable {
     ///   - stored: The stored response's fields.
     /// - Returns: `true` to answer with the range, `false` to answer with the whole response.
     package static func ifRangeAllowsRange(_ value: String, stored: HTTPFields) -> Bool {
-        let validator = value.trimmingCharacters(in: .whitespaces)
+        let validator = value.trimmingOWS()
         if validator.hasPrefix("\"") || validator.hasPrefix("W/") {
             guard let tag = EntityTag(parsing: validator), let storedText = stored[.eTag],
                 let storedTag = EntityTag(parsing: storedText)
