@@ -35,15 +35,13 @@ import Foundation
 /// most 4,096) records nothing: the order is exact except among those. Eviction removes the least
 /// recently used rows in the store's transaction, so ``usage()`` is exact at every commit.
 ///
-/// **Concurrency.** Every call runs on a thread of the instance's own (named `cachechain.disk`), off Swift's
+/// **Concurrency.** Every call runs on a serial dispatch queue of the instance's own, off Swift's
 /// cooperative pool: calls are serialized per instance, and their blocking SQLite and file work —
 /// including a wait of up to 10 s on SQLite's `busy_timeout` while another process holds the lock — never
 /// pins a cooperative thread (the caller's task is suspended meanwhile). Other processes and other
-/// instances coordinate through SQLite's locks. The thread stays awake for 100 µs after a call and a caller
-/// waits up to 20 µs before it suspends, so calls in a row (a small hit takes a few microseconds) cost no thread
-/// wake-up.
-public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invariant: every mutable property is touched only by work running on `io`'s thread (each public method hops there)
-    /// The thread every call's blocking work runs on.
+/// instances coordinate through SQLite's locks.
+public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invariant: every mutable property is touched only by work running on `io`'s serial queue (each public method hops there)
+    /// The queue every call's blocking work runs on.
     let io: BlockingIOQueue
     /// The configuration the storage was opened with.
     public let configuration: Configuration
