@@ -73,15 +73,23 @@ func runPairedNetworkRows(plan: PairedPlan) async throws {
 
     printSection("Concurrent small misses vs libcurl on 8 threads (paired rounds, throughput)")
     let url = origin.url("/small")
-    let request = try HTTPRequest(url: url)
     let threads = try LibcurlThreads(url: url, count: 8)
+    // Every call asks for a URL of its own (`/small?n=…`, the same route): concurrent requests for one URL would
+    // be coalesced into one origin request by the client, and the row would not measure misses.
+    let distinct = try (0..<4096).map { try HTTPRequest(url: origin.url("/small?n=\($0)")) }
     for tasks in [8, 64] {
+        let before = origin.requestCount(for: "/small")
+        try await runConcurrently(tasks: tasks, total: 640) { _ in
+            _ = try await client.data(for: try HTTPRequest(url: url), cachePolicy: .reloadIgnoringLocalCacheData)
+        }
+        let coalesced = origin.requestCount(for: "/small") - before
+        print("  (\(tasks) tasks asking for one URL: \(coalesced) origin requests for 640 calls; the row uses distinct URLs)")
         try await compareThroughputPaired(
             ("\(tasks) concurrent misses (default client)", "libcurl, 8 threads"), plan: plan, calls: 2_000,
             target: tasks == 8 ? "≥ 0.8" : nil, resourceUse: true
         ) { total in
-            try await runConcurrently(tasks: tasks, total: total) { _ in
-                let response = try await client.data(for: request, cachePolicy: .reloadIgnoringLocalCacheData)
+            try await runConcurrently(tasks: tasks, total: total) { index in
+                let response = try await client.data(for: distinct[index & 4095], cachePolicy: .reloadIgnoringLocalCacheData)
                 precondition(response.cacheStatus == .miss && response.body.count == 512)
             }
         } _: { total in
