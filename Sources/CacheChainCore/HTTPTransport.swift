@@ -16,7 +16,7 @@ public protocol HTTPTransport: Sendable {
     /// - Throws: When no response could be obtained.
     func send(_ request: PipelineRequest, context: InterceptorContext) async throws -> PipelineResponse
 
-    /// Sends a request for a caller that reads the body as it arrives (`HTTPCacheClient.stream(_:body:_:)`),
+    /// Sends a request for a caller that reads the body as it arrives (`HTTPCacheClient.stream(_:body:bufferLimit:_:)`),
     /// and returns the whole response as ``send(_:context:)`` does, for the interceptors that store it.
     ///
     /// A streaming transport ``ResponseBodyStream/claim(_:)``s `stream` with the final head of a `2xx`

@@ -2,16 +2,17 @@ public import HTTPTypes
 
 /// Hands a response body from a transport to a caller while it arrives, through a bounded buffer.
 ///
-/// `HTTPCacheClient.stream(_:body:_:)` creates one per request and puts it in the request's context; the
+/// `HTTPCacheClient.stream(_:body:bufferLimit:_:)` creates one per request and puts it in the request's context; the
 /// pipeline hands it to the transport (``HTTPTransport/send(_:context:streamingTo:)``). The transport
 /// ``claim(_:)``s it with the head of the response the caller will see — a final `2xx` to a request that has a
 /// body, never a `304` or an error status, which the cache interceptors may replace — and then ``write(_:)``s
 /// the body's bytes as they arrive, while still building the whole response for the interceptors inside the
-/// cache (which store it only once it is complete). The caller reads the bytes as ``Chunks``.
+/// cache (which store it only once it is complete). The caller reads the bytes as
+/// `HTTPCacheClient.StreamedResponse.Body`.
 ///
 /// Memory stays bounded: at most ``bufferLimit`` bytes (plus one chunk) wait in the buffer; a transport
 /// writing into a full buffer waits (``write(_:)`` suspends; `CurlTransport` pauses the transfer with
-/// `CURL_WRITEFUNC_PAUSE`) until the caller has read. A caller that stops reading ``abandon()``s the stream:
+/// `CURL_WRITEFUNC_PAUSE`) until the caller has read. A caller that stops reading abandons the stream:
 /// writes then fail, and the request is cancelled.
 ///
 /// Only the first claim wins, and only while the request is running: a background revalidation that copied
@@ -223,7 +224,7 @@ public final class ResponseBodyStream: Sendable {
 }
 
 /// The context value that carries a request's ``ResponseBodyStream`` to the transport (set by
-/// `HTTPCacheClient.stream(_:body:_:)`, read by ``Pipeline``).
+/// `HTTPCacheClient.stream(_:body:bufferLimit:_:)`, read by ``Pipeline``).
 package enum ResponseBodyStreamKey: ContextValueKey {
     package typealias Value = ResponseBodyStream
 }
