@@ -14,7 +14,7 @@ extension HTTPCacheClient {
     /// }
     /// ```
     /// - A miss (or a changed response to a revalidation) is streamed when the transport streams
-    ///   (`CurlTransport` does; the default of ``HTTPTransport/send(_:context:streamingTo:)`` buffers): the head
+    ///   (`CurlTransport` does; the default of `HTTPTransport.send(_:context:streamingTo:)` buffers): the head
     ///   comes as soon as the origin's does, then the body chunk by chunk through a buffer of at most
     ///   `bufferLimit` bytes. A slow reader slows the transfer (libcurl pauses it) instead of growing memory.
     ///   The same bytes build the response the cache stores (spooled to a file past the transport's in-memory
@@ -29,6 +29,7 @@ extension HTTPCacheClient {
     ///   - request: The request; it needs a scheme and an authority.
     ///   - body: An optional request body.
     ///   - bufferLimit: The most bytes waiting for `handle` before the transfer waits; 1 MiB by default.
+    ///   - isolation: The actor `handle` runs on; the caller's own by default (`#isolation`).
     ///   - handle: Reads the response; its body can be read once, only during this call.
     /// - Returns: What `handle` returns.
     /// - Throws: `CacheChainError` from the request (also while the body is read, e.g. when the connection
