@@ -2,7 +2,8 @@
 # The README's test command: installs what the build needs, builds everything, runs every test (unit
 # and loopback integration tests), then runs each example and checks its output, and checks that a package
 # depending only on CacheChainClient links no system library (scripts/check-memory-only.sh), and builds the DocC
-# documentation of every library product with no warning (scripts/check-docs.sh).
+# documentation of every library product with no warning (scripts/check-docs.sh). With CI=true it also builds
+# the libFuzzer fuzzer and runs every fuzz target for about 5 s (scripts/fuzz.sh --smoke, ~3 min).
 # Extra arguments go to `swift test` (e.g. --filter Policy) and skip the example checks.
 #
 # The build also checks the documentation and the manifest:
@@ -20,4 +21,7 @@ if [ "$#" -eq 0 ]; then
     ./scripts/check-examples.sh
     ./scripts/check-memory-only.sh
     ./scripts/check-docs.sh
+    if [ "${CI:-}" = true ]; then
+        ./scripts/fuzz.sh --smoke
+    fi
 fi
