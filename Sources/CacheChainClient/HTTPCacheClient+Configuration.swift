@@ -30,7 +30,8 @@ extension HTTPCacheClient {
         /// Interceptors placed outside the cache in the default chain (stamping, logging…), outermost first.
         public var outerInterceptors: [any HTTPInterceptor]
         /// Whether `stale-while-revalidate` serves stale responses and refreshes them in the background;
-        /// when `false` such responses are validated before being served.
+        /// when `false` such responses are validated before being served. It shapes the default chain; in a
+        /// pipeline you compose, `CachePolicyInterceptor(revalidationQueue:)` decides.
         public var isStaleWhileRevalidateEnabled: Bool
         /// Whether concurrent requests that one response can answer share one trip to the origin
         /// (`RequestCoalescingInterceptor`, just outside the cache interceptors); `true` by default. Turn it

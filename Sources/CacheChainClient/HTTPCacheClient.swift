@@ -48,10 +48,14 @@ public struct HTTPCacheClient: Sendable {
     /// - Parameters:
     ///   - pipeline: The chain; include `CachePolicyInterceptor` etc. where you want them.
     ///   - configuration: Storage, policies, clock and logger used to build each request's context.
+    ///
+    /// The client's ``revalidationQueue`` is the first `CachePolicyInterceptor`'s (a new, unused one when the
+    /// pipeline has none or it validates in line).
     public init(pipeline: Pipeline, configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.pipeline = pipeline
-        self.revalidationQueue = RevalidationQueue()
+        self.revalidationQueue = pipeline.interceptors.lazy
+            .compactMap { ($0 as? CachePolicyInterceptor)?.revalidationQueue }.first ?? RevalidationQueue()
     }
 
     /// The built-in chain for a configuration: its outer interceptors, then ranges from the cache (unless
@@ -70,7 +74,7 @@ public struct HTTPCacheClient: Sendable {
         let bodyKeyed: [any HTTPInterceptor] = bodyRules.isEmpty ? [] : [BodyKeyedCachingInterceptor(rules: bodyRules, position: .request)]
         let bodyRestore: [any HTTPInterceptor] = bodyRules.isEmpty ? [] : [BodyKeyedCachingInterceptor(rules: bodyRules, position: .network)]
         return overrides + configuration.outerInterceptors + ranges + coalescing + bodyKeyed + [
-            CachePolicyInterceptor(),
+            CachePolicyInterceptor(revalidationQueue: configuration.isStaleWhileRevalidateEnabled ? RevalidationQueue() : nil),
             RevalidationInterceptor(),
             StorageDecisionInterceptor(
                 maximumEntryFraction: configuration.maximumEntryFraction,
@@ -198,8 +202,7 @@ public struct HTTPCacheClient: Sendable {
             clock: configuration.clock,
             logger: configuration.logger,
             events: configuration.events,
-            timeout: configuration.timeout,
-            revalidationQueue: configuration.isStaleWhileRevalidateEnabled ? revalidationQueue : nil
+            timeout: configuration.timeout
         )
     }
 }

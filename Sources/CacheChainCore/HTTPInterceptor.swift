@@ -11,8 +11,8 @@ public typealias Next = @Sendable (PipelineRequest, InterceptorContext) async th
 ///
 /// ## Contract
 /// - Call `next` **at most once**. Debug builds enforce this: a second call throws
-///   ``CacheChainError/Code/interceptorContractViolation``. `next` is non-escaping: work that outlives the
-///   call (background revalidation) sends a new request through ``InterceptorContext/pipeline`` instead.
+///   ``CacheChainError/Code/interceptorContractViolation``. `next` is non-escaping: an interceptor whose work
+///   outlives the call (background revalidation) is a ``ChainBoundInterceptor`` and uses its ``InterceptorChain``.
 /// - Short-circuit by returning a response without calling `next` (that is how a cache hit works).
 /// - Change the request or the ``InterceptorContext`` before calling `next`: only inner interceptors see
 ///   the change. Facts for outer interceptors travel back on the ``PipelineResponse``.

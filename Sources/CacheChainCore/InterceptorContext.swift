@@ -27,11 +27,6 @@ public struct InterceptorContext: Sendable {
     public var values: ContextValues
     /// Give up on the network after this long (`nil`: the transport's default).
     public var timeout: Duration?
-    /// Where background revalidations go; `nil` disables `stale-while-revalidate` (stale responses are then validated inline).
-    public var revalidationQueue: RevalidationQueue?
-    /// The pipeline this request is running through, set by ``Pipeline/send(_:context:)``: background work
-    /// (`stale-while-revalidate`) sends its own request through it instead of keeping `next`.
-    public internal(set) var pipeline: Pipeline?
 
     /// Creates a context.
     /// - Parameters:
@@ -44,7 +39,6 @@ public struct InterceptorContext: Sendable {
     ///   - events: The event sink.
     ///   - values: Initial typed values.
     ///   - timeout: The network timeout.
-    ///   - revalidationQueue: The background revalidation queue.
     public init(
         cachePolicy: RequestCachePolicy = .useProtocolCachePolicy,
         policyEngine: CachePolicyEngine = CachePolicyEngine(),
@@ -54,8 +48,7 @@ public struct InterceptorContext: Sendable {
         logger: Logger = Logger(label: "cachechain"),
         events: CacheEventSink = .none,
         values: ContextValues = ContextValues(),
-        timeout: Duration? = nil,
-        revalidationQueue: RevalidationQueue? = nil
+        timeout: Duration? = nil
     ) {
         self.cachePolicy = cachePolicy
         self.policyEngine = policyEngine
@@ -66,7 +59,6 @@ public struct InterceptorContext: Sendable {
         self.events = events
         self.values = values
         self.timeout = timeout
-        self.revalidationQueue = revalidationQueue
     }
 
     /// The current instant from ``clock``.

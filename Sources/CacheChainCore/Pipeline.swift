@@ -29,8 +29,14 @@ public struct Pipeline: Sendable {
             }
             return try await transport.send(request, context: context, streamingTo: stream)
         }
+        // A bound interceptor's hops go through a pipeline made anew from the same parts: holding this one
+        // would be a reference cycle.
+        let outermost: Next = { request, context in
+            try await Pipeline(interceptors: interceptors, transport: transport).send(request, context: context)
+        }
         for interceptor in interceptors.reversed() {
-            next = Self.link(interceptor, to: next)
+            let bound = (interceptor as? any ChainBoundInterceptor)?.bound(to: InterceptorChain(inner: next, outermost: outermost))
+            next = Self.link(bound ?? interceptor, to: next)
         }
         self.entry = next
     }
@@ -50,9 +56,7 @@ public struct Pipeline: Sendable {
     /// - Returns: The response as left by the outermost interceptor.
     /// - Throws: Whatever the chain throws.
     public func send(_ request: PipelineRequest, context: InterceptorContext) async throws -> PipelineResponse {
-        var context = context
-        context.pipeline = self
-        return try await entry(request, context)
+        try await entry(request, context)
     }
 
     private static func link(_ interceptor: any HTTPInterceptor, to next: @escaping Next) -> Next {

@@ -13,8 +13,10 @@ import Logging
 /// validate, the decision's conditional request with the stored variants — so they act on it instead of
 /// computing it again. Then it:
 /// - serves a fresh (or policy-allowed) stored response without calling `next` (status `hit`);
-/// - serves a stale response at once and revalidates in the background (`stale-while-revalidate`) by
-///   sending the request again through `InterceptorContext.pipeline`;
+/// - serves a stale response at once and revalidates in the background (`stale-while-revalidate`) in its
+///   ``revalidationQueue``, sending the decision's conditional request through the interceptors inside it
+///   (`InterceptorChain.inner`: the interceptors outside it do not see that request); without a queue, or
+///   outside a `Pipeline`, it validates in line instead;
 /// - hands the decision's conditional request and stored variants to the ``RevalidationInterceptor`` and
 ///   calls `next`;
 /// - answers `only-if-cached` with 504 and `returnCacheDataDontLoad` with a `not-in-cache` error, never
@@ -26,9 +28,28 @@ import Logging
 ///   when the response it serves matches.
 ///
 /// A storage failure is reported as a `CacheEvent.Kind.storageError` event and treated as a miss.
-public struct CachePolicyInterceptor: HTTPInterceptor {
+public struct CachePolicyInterceptor: ChainBoundInterceptor {
+    /// Where background revalidations run; `nil` validates stale-while-revalidate responses in line.
+    public let revalidationQueue: RevalidationQueue?
+    /// The interceptors inside this one, given by the pipeline (`nil` until bound).
+    private var inner: Next?
+
     /// Creates the interceptor.
-    public init() {}
+    /// - Parameter revalidationQueue: Where background revalidations run; a queue of its own by default,
+    ///   `nil` to validate in line. A client built on a pipeline adopts this queue as its own
+    ///   (`HTTPCacheClient.revalidationQueue`), so it waits for them.
+    public init(revalidationQueue: RevalidationQueue? = RevalidationQueue()) {
+        self.revalidationQueue = revalidationQueue
+    }
+
+    /// This interceptor with the chain inside it, where background revalidations go.
+    /// - Parameter chain: The pipeline's entry points.
+    /// - Returns: The bound interceptor.
+    public func bound(to chain: InterceptorChain) -> any HTTPInterceptor {
+        var bound = self
+        bound.inner = chain.inner
+        return bound
+    }
 
     /// Handles one request as described in the type's documentation.
     /// - Parameters:
@@ -72,17 +93,18 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
             context.events.emit(CacheEvent(status == .hit ? .hit : .staleServed, key: key, reasons: codes(trace)))
             return serve(entries[index], status: status, request: request, context: context, trace: trace, age: report.currentAge)
 
-        case .useStoredAndRevalidate(let index, let conditional, _, _)
-        where context.revalidationQueue == nil || context.pipeline == nil:
-            // Background revalidation is off (or there is no pipeline to re-send through): validate in line.
+        case .useStoredAndRevalidate(let index, let conditional, _, _) where revalidationQueue == nil || inner == nil:
+            // Background revalidation is off (or there is no chain to send through later): validate in line.
             trace.append(CacheReason(.staleWhileRevalidate, "background revalidation is disabled; validating now"))
             var inner = request
             inner.cacheLookup = CacheLookup(key: key, validation: .init(conditional: conditional, candidates: [entries[index]]))
             return try await fetch(inner, context: context, next: next, fallback: { entries[index] }, key: key, trace: trace)
 
-        case .useStoredAndRevalidate(let index, _, let report, _):
+        case .useStoredAndRevalidate(let index, let conditional, let report, _):
             context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
-            await scheduleBackgroundRevalidation(of: entries[index], request: request, context: context)
+            await scheduleBackgroundRevalidation(
+                of: entries[index], conditional: conditional, request: request, context: context, engine: engine
+            )
             return serve(entries[index], status: .stale, request: request, context: context, trace: trace, age: report.currentAge)
 
         case .validate(let indices, let conditional, _):
@@ -207,32 +229,41 @@ public struct CachePolicyInterceptor: HTTPInterceptor {
         return response
     }
 
-    /// Sends the request again through the whole pipeline, in the client's revalidation queue, once per
-    /// stored variant at a time: without the application's validators, under `reloadRevalidatingCacheData`.
-    ///
-    /// It re-enters from the top (`InterceptorContext.pipeline`) rather than sending the decision's conditional
-    /// through the inner chain only, because the interceptors outside this one must see the revalidation: a
-    /// user's outer interceptor records, signs or stamps it (`OneDecisionKeepsBehaviourTests` pins this), and
-    /// `next` may not outlive this call (the chain's contract) while the revalidation outlives the request.
+    /// Sends the decision's conditional request through the interceptors inside this one, in the revalidation
+    /// queue, once per stored variant at a time, as an in-line validation is sent (same events, same
+    /// `stale-if-error` rule). The application's own validators are left out (the answer is for the cache); the
+    /// revalidation and storage decision inside store the 304's freshened entry or the new 200.
     private func scheduleBackgroundRevalidation(
         of entry: CacheEntry,
+        conditional: HTTPRequest,
         request: PipelineRequest,
-        context: InterceptorContext
+        context: InterceptorContext,
+        engine: CachePolicyEngine
     ) async {
-        guard let queue = context.revalidationQueue, let pipeline = context.pipeline else { return }
-        var background = PipelineRequest(head: request.head, body: request.body, storageLimit: request.storageLimit)
-        background.head.headerFields[.ifNoneMatch] = nil
-        background.head.headerFields[.ifModifiedSince] = nil
-        var inner = context
-        inner.cachePolicy = .reloadRevalidatingCacheData
-        inner.revalidationQueue = nil
+        guard let queue = revalidationQueue, let inner else { return }
+        var head = conditional
+        if Self.isConditional(request.head) {
+            var own = request.head
+            own.headerFields[.ifNoneMatch] = nil
+            own.headerFields[.ifModifiedSince] = nil
+            head = engine.conditionalRequest(for: own, validating: [entry.exchange])
+        }
+        let validation = CacheLookup.Validation(conditional: head, candidates: [entry])
+        let background = PipelineRequest(
+            head: head,
+            body: request.body,
+            cacheLookup: CacheLookup(key: entry.key, validation: validation),
+            storageLimit: request.storageLimit
+        )
+        var context = context
+        context.values[ResponseBodyStreamKey.self] = nil  // the caller's stream is served from the cache
         let id = "\(entry.key.stringValue)#\(entry.variantKey)"
-        let scheduled = await queue.schedule(id: id) { [inner, background] in
-            inner.events.emit(CacheEvent(.backgroundRevalidation, key: entry.key))
+        let scheduled = await queue.schedule(id: id) { [context] in
+            context.events.emit(CacheEvent(.backgroundRevalidation, key: entry.key))
             do {
-                _ = try await pipeline.send(background, context: inner)
+                _ = try await fetch(background, context: context, next: inner, fallback: { entry }, key: entry.key, trace: [])
             } catch {
-                inner.logger.notice("background revalidation failed", metadata: ["key": "\(entry.key)"])
+                context.logger.notice("background revalidation failed", metadata: ["key": "\(entry.key)"])
             }
         }
         if !scheduled { context.logger.trace("revalidation already running", metadata: ["key": "\(entry.key)"]) }

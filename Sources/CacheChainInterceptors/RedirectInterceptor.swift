@@ -6,10 +6,11 @@ import HTTPTypes
 ///
 /// Put it first (outermost), e.g. in `Configuration.outerInterceptors`. A `301`, `302`, `303`, `307` or
 /// `308` with a `Location` is followed by sending the next hop through the whole pipeline again
-/// (`InterceptorContext.pipeline`), so each hop gets its own cache lookup and storage decision, as
+/// (`InterceptorChain.outermost`), so each hop gets its own cache lookup and storage decision, as
 /// RFC 9111 allows for each response. `303` (and `301`/`302` after `POST`) continue with `GET` and no body;
 /// `307`/`308` keep the method and body. `Authorization` and `Cookie` are dropped when a hop leaves the
 /// original origin. More than ``maximumRedirects`` hops is an `invalid-request` error naming the chain.
+/// Outside a `Pipeline` (unbound) it returns the 3xx as is.
 ///
 /// A request whose context carries ``Mode/manual`` under ``ModeKey`` is not followed: its 3xx is returned
 /// as is, with its body (Fetch's `redirect: "manual"`):
@@ -18,7 +19,7 @@ import HTTPTypes
 /// values[RedirectInterceptor.ModeKey.self] = .manual
 /// let response = try await client.send(PipelineRequest(head: request), values: values)  // the 3xx itself
 /// ```
-public struct RedirectInterceptor: HTTPInterceptor {
+public struct RedirectInterceptor: ChainBoundInterceptor {
     /// Whether one request's redirects are followed (Fetch's `redirect` option, without `error`).
     public enum Mode: String, Sendable, Hashable, CaseIterable {
         /// Follow each hop through the whole pipeline (the default when no mode is set).
@@ -42,6 +43,18 @@ public struct RedirectInterceptor: HTTPInterceptor {
         self.maximumRedirects = maximumRedirects
     }
 
+    /// The whole pipeline, given by the pipeline (`nil` until bound).
+    private var outermost: Next?
+
+    /// This interceptor with the pipeline it sends each hop through.
+    /// - Parameter chain: The pipeline's entry points.
+    /// - Returns: The bound interceptor.
+    public func bound(to chain: InterceptorChain) -> any HTTPInterceptor {
+        var bound = self
+        bound.outermost = chain.outermost
+        return bound
+    }
+
     private enum HopsKey: ContextValueKey { typealias Value = [String] }
 
     /// Sends the request and follows the redirects it gets.
@@ -56,7 +69,7 @@ public struct RedirectInterceptor: HTTPInterceptor {
         guard context.values[ModeKey.self] != .manual,
             [301, 302, 303, 307, 308].contains(response.head.status.code),
             let location = response.head.headerFields[.location],
-            let pipeline = context.pipeline,
+            let outermost,
             let target = InvalidationTarget(resolving: location, against: request.head)
         else { return response }
         let hops = (context.values[HopsKey.self] ?? []) + [Self.url(of: request.head)]
@@ -85,7 +98,7 @@ public struct RedirectInterceptor: HTTPInterceptor {
         var inner = context
         inner.values[HopsKey.self] = hops
         let hop = CacheReason(.redirected, "\(status) → \(target.scheme)://\(target.authority)\(target.path)")
-        response = try await pipeline.send(nextRequest, context: inner)
+        response = try await outermost(nextRequest, inner)
         response.trace.insert(hop, at: 0)
         return response
     }
