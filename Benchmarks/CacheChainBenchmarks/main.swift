@@ -27,9 +27,10 @@ func isSelected(_ name: String) -> Bool {
 if isSelected("paired") {
     let plan: PairedPlan = quick ? .quick : .full
     let started = ContinuousClock.now
-    // BENCH_PAIRED=disk (or network, memory, a comma-separated list) runs only those groups of rows.
-    let groups = Set((ProcessInfo.processInfo.environment["BENCH_PAIRED"] ?? "network,memory,disk").split(separator: ",").map(String.init))
+    // BENCH_PAIRED=disk (or network, streaming, memory, a comma-separated list) runs only those groups of rows.
+    let groups = Set((ProcessInfo.processInfo.environment["BENCH_PAIRED"] ?? "network,streaming,memory,disk").split(separator: ",").map(String.init))
     if groups.contains("network") { try await runPairedNetworkRows(plan: plan) }
+    if groups.contains("streaming") { try await runPairedStreamingRows(plan: plan) }
     if groups.contains("memory") { try await runPairedMemoryRows(plan: plan) }
     if groups.contains("disk") { try await runPairedDiskRows(plan: plan) }
     printPairedSummary()

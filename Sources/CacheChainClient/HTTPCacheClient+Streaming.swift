@@ -19,8 +19,9 @@ extension HTTPCacheClient {
     ///   `bufferLimit` bytes. A slow reader slows the transfer (libcurl pauses it) instead of growing memory.
     ///   The same bytes build the response the cache stores (spooled to a file past the transport's in-memory
     ///   limit), committed by the usual rules once the body is complete, before the body sequence ends. A body
-    ///   too large for the store is not stored (a `notStored` event with reason `too-large`), and the caller's
-    ///   stream is not affected.
+    ///   too large for the store stops being kept as soon as its `Content-Length` or its running count says so
+    ///   (what was spooled is deleted), while the caller's stream goes on to the end; nothing is stored (a
+    ///   `notStored` event with reason `too-large`), and a request coalesced with it fetches its own body.
     /// - Anything else — a hit (from a disk entry, read from its file in chunks), a `304`, a stale response, an
     ///   error status, a response shared with a coalesced request — comes when the pipeline has it, whole.
     /// - When `handle` returns (or throws) before the body ended, the transfer is cancelled and nothing is

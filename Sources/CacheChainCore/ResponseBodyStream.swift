@@ -126,7 +126,7 @@ public final class ResponseBodyStream: Sendable {
                 defer { state.startWaiter = nil }
                 return (state.startWaiter, nil)
             }
-            state.end = Self.end(of: outcome, streamed: state.streamedCount)
+            state.end = Self.end(of: outcome, streamed: state.streamedCount, isBodyDetached: state.isBodyDetached)
             guard state.chunks.isEmpty else { return (nil, nil) }
             defer { state.reader = nil }
             return (nil, state.reader)
@@ -137,12 +137,18 @@ public final class ResponseBodyStream: Sendable {
 
     /// How a claimed stream ends: with the pipeline's error, or — when the pipeline answered with something
     /// other than the response streamed (a stale response served because the transfer broke off, a body of
-    /// another length) — with an error rather than a body that only looks complete.
-    private static func end(of outcome: Result<PipelineResponse, any Error>, streamed: Int) -> Result<Void, any Error> {
+    /// another length) — with an error rather than a body that only looks complete. A detached body (not kept
+    /// for the cache) has no length to compare.
+    private static func end(
+        of outcome: Result<PipelineResponse, any Error>,
+        streamed: Int,
+        isBodyDetached: Bool
+    ) -> Result<Void, any Error> {
         switch outcome {
         case .failure(let error):
             return .failure(error)
-        case .success(let response) where response.cacheStatus.isFromCache || response.body.count != streamed:
+        case .success(let response)
+        where response.cacheStatus.isFromCache || (!isBodyDetached && response.body.count != streamed):
             return .failure(CacheChainError(
                 .transportFailed,
                 "the streamed response broke off after \(streamed) bytes (the cache answered with a \(response.cacheStatus) response of \(response.body.count) bytes instead); retry the request"
@@ -178,6 +184,26 @@ public final class ResponseBodyStream: Sendable {
         }
         writable?()
         reader?.resume(throwing: CancellationError())
+    }
+
+    /// The most body bytes the cache would store for this request, when the storage decision knows it (its
+    /// share of the storage's capacity), so a streaming transport stops keeping a body that cannot be stored
+    /// as soon as its `Content-Length` or its running count says so; `nil` when unknown.
+    package var storableBodyLimit: Int? { state.withLock { $0.storableBodyLimit } }
+
+    /// Tells the transport the most body bytes the cache would store (see ``storableBodyLimit``).
+    /// - Parameter limit: The largest storable body, in bytes.
+    package func limitStorableBody(to limit: Int) {
+        state.withLock { $0.storableBodyLimit = limit }
+    }
+
+    /// Whether the transport stopped keeping the body (it outgrew ``storableBodyLimit``): the response it returns
+    /// then has an empty body and a `too-large` storage veto, while the caller's stream gets every byte.
+    package var isBodyDetached: Bool { state.withLock { $0.isBodyDetached } }
+
+    /// Records that the transport no longer keeps the body for the cache (see ``isBodyDetached``).
+    package func detachBody() {
+        state.withLock { $0.isBodyDetached = true }
     }
 
     /// The most bytes that were buffered at once: the stream's memory high-water mark.
@@ -218,6 +244,8 @@ public final class ResponseBodyStream: Sendable {
         var end: Result<Void, any Error>?
         var streamedCount = 0
         var isAbandoned = false
+        var storableBodyLimit: Int?
+        var isBodyDetached = false
         var onWritable: (@Sendable () -> Void)?
         var reader: CheckedContinuation<[UInt8]?, any Error>?
     }

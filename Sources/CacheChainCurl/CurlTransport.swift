@@ -179,6 +179,11 @@ public final class CurlTransport: HTTPTransport {
         if let defect = received.framingDefect {
             response.storageVeto = CacheReason(.framing, "\(defect); its head was rewritten from the body received")
         }
+        if let stream, stream.isBodyDetached {
+            // The caller read the body; the cache kept none of it (see `CurlTransfer.streamingVerdict(for:)`).
+            let limit = stream.storableBodyLimit.map { " of \($0) bytes" } ?? ""
+            response.storageVeto = CacheReason(.tooLarge, "the streamed body exceeds the store's limit\(limit): it was handed to the caller, not kept")
+        }
         if configuration.recordsHTTPVersion, let version = received.version {
             response.userInfo[NegotiatedHTTPVersionKey.self] = version
         }

@@ -17,7 +17,8 @@ import HTTPTypes
 /// Errors and cancellation:
 /// - the leader's error (a transport failure, a `not-in-cache`, …) reaches every waiter;
 /// - a cancelled waiter stops waiting at once, and nobody else notices;
-/// - a cancelled leader does not cancel its waiters: one of them leads a new trip.
+/// - a cancelled leader does not cancel its waiters: one of them leads a new trip, as when the leader streamed
+///   a body too large for the store to its caller without keeping it (`HTTPCacheClient.stream`).
 ///
 /// The request goes inward with a `CacheLookup` holding its key, which ``CachePolicyInterceptor`` then uses.
 ///
@@ -59,6 +60,11 @@ public struct RequestCoalescingInterceptor: HTTPInterceptor {
             case .leader(let flight):
                 do {
                     let response = try await next(request, context)
+                    if context.values[ResponseBodyStreamKey.self]?.isBodyDetached == true {
+                        // The body went to the leader's caller only (too large to keep): each waiter fetches its own.
+                        flights.finish(flight, with: .failure(LeaderKeptNoBody()))
+                        return response
+                    }
                     flights.finish(flight, with: .success(InFlightRequests.Answer(request: request.head, response: response)))
                     return response
                 } catch {
@@ -71,7 +77,7 @@ public struct RequestCoalescingInterceptor: HTTPInterceptor {
                 let answer: InFlightRequests.Answer
                 do {
                     answer = try await flights.wait(for: ticket)
-                } catch is LeaderCancelled {
+                } catch is LeaderCancelled, is LeaderKeptNoBody {
                     try Task.checkCancellation()
                     continue  // this follower has not called `next` yet: it may lead a new trip
                 }
@@ -92,6 +98,10 @@ public struct RequestCoalescingInterceptor: HTTPInterceptor {
 
     /// Tells followers that the leader was cancelled, so they retry instead of failing.
     struct LeaderCancelled: Error {}
+
+    /// Tells followers that the leader streamed a body too large for the store to its own caller without
+    /// keeping it, so they retry instead of sharing an empty body.
+    struct LeaderKeptNoBody: Error {}
 
     /// Whether the leader's response answers `request` as a stored copy would: its `Vary` fields match.
     static func answer(_ answer: InFlightRequests.Answer, serves request: HTTPRequest, engine: CachePolicyEngine) -> Bool {

@@ -63,6 +63,11 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
         next: Next
     ) async throws -> PipelineResponse {
         let requestTime = context.now
+        if let stream = context.values[ResponseBodyStreamKey.self], request.head.method == .get, request.storageLimit != .refused,
+            let limit = storableBodyLimit(of: await context.storage.usage())
+        {
+            stream.limitStorableBody(to: limit)  // a streaming transport stops keeping a longer body at once
+        }
         var response = try await next(request, context)
         let responseTime = context.now
         // A 304 is never an entry: with the lookup's validation it is the merge the revalidation applies outside,
@@ -102,9 +107,7 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
             responseTime: responseTime
         )
         if let pending = context.values[PendingUserInfoKey.self] { proposal.userInfo.merge(pending) }
-        let usage = await context.storage.usage()
-        let limit = Int(Double(usage.largestCapacity) * maximumEntryFraction)
-        if usage.largestCapacity > 0, proposal.body.count > limit {
+        if let limit = storableBodyLimit(of: await context.storage.usage()), proposal.body.count > limit {
             response.trace.append(CacheReason(.tooLarge, "\(proposal.body.count) bytes exceeds \(limit) (\(Int(maximumEntryFraction * 100))% of capacity)"))
             context.events.emit(CacheEvent(.notStored, key: key, reasons: ["too-large"], bytes: proposal.body.count))
             return response
@@ -141,6 +144,12 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
             context.logger.warning("cache store failed; response served uncached", metadata: ["key": "\(key)"])
         }
         return response
+    }
+
+    /// The largest body stored: ``maximumEntryFraction`` of the largest tier's capacity; `nil` when the
+    /// storage reports no capacity (no limit).
+    private func storableBodyLimit(of usage: StorageUsage) -> Int? {
+        usage.largestCapacity > 0 ? Int(Double(usage.largestCapacity) * maximumEntryFraction) : nil
     }
 
     private func freshenStoredGet(
