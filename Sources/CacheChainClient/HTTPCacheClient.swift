@@ -161,28 +161,6 @@ public struct HTTPCacheClient: Sendable {
         return try await pipeline.send(request, context: context)
     }
 
-    /// Sends a pipeline request through the cache, storing its response only if `isStoringAllowed`.
-    /// - Parameters:
-    ///   - request: The request.
-    ///   - cachePolicy: This request's policy; the configuration's default when `nil`.
-    ///   - isStoringAllowed: `false` sends the request with `PipelineRequest.storageLimit` `StorageLimit.refused`.
-    ///   - timeout: This request's network timeout; the configuration's when `nil`.
-    ///   - values: Typed values for this request's `InterceptorContext.values`.
-    /// - Returns: The response.
-    /// - Throws: `CacheChainError`.
-    @available(*, deprecated, message: "set the request's storageLimit to .refused instead")
-    public func send(
-        _ request: PipelineRequest,
-        cachePolicy: RequestCachePolicy? = nil,
-        isStoringAllowed: Bool,
-        timeout: Duration? = nil,
-        values: ContextValues = ContextValues()
-    ) async throws -> PipelineResponse {
-        var request = request
-        if !isStoringAllowed { request.storageLimit = .refused }
-        return try await send(request, cachePolicy: cachePolicy, timeout: timeout, values: values)
-    }
-
     /// Whether the current task already prefers a task executor (then the client leaves it alone).
     private static var prefersATaskExecutor: Bool {
         withUnsafeCurrentTask { $0?.unownedTaskExecutor != nil }

@@ -52,7 +52,7 @@ struct OneDecisionKeepsBehaviourTests {
         func get(_ path: String, fields: [(HTTPField.Name, String)] = [], isStoringAllowed: Bool = true) async throws -> PipelineResponse {
             var request = try HTTPRequest(url: origin.url(path))
             for (name, value) in fields { request.headerFields[name] = value }
-            return try await client.send(PipelineRequest(head: request), isStoringAllowed: isStoringAllowed)
+            return try await client.send(PipelineRequest(head: request, storageLimit: isStoringAllowed ? nil : .refused))
         }
     }
 

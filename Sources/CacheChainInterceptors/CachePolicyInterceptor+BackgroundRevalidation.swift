@@ -1,0 +1,46 @@
+import CacheChainCore
+import CacheChainPolicy
+import HTTPTypes
+import Logging
+
+extension CachePolicyInterceptor {
+    /// Sends the decision's conditional request through the interceptors inside this one, in the revalidation
+    /// queue, once per stored variant at a time, as an in-line validation is sent (same events, same
+    /// `stale-if-error` rule). The application's own validators are left out (the answer is for the cache); the
+    /// revalidation and storage decision inside store the 304's freshened entry or the new 200.
+    func scheduleBackgroundRevalidation(
+        of entry: CacheEntry,
+        conditional: HTTPRequest,
+        request: PipelineRequest,
+        context: InterceptorContext,
+        engine: CachePolicyEngine
+    ) async {
+        guard let queue = revalidationQueue, let inner else { return }
+        var head = conditional
+        if Self.isConditional(request.head) {
+            var own = request.head
+            own.headerFields[.ifNoneMatch] = nil
+            own.headerFields[.ifModifiedSince] = nil
+            head = engine.conditionalRequest(for: own, validating: [entry.exchange])
+        }
+        let validation = CacheLookup.Validation(conditional: head, candidates: [entry])
+        let background = PipelineRequest(
+            head: head,
+            body: request.body,
+            cacheLookup: CacheLookup(key: entry.key, validation: validation),
+            storageLimit: request.storageLimit
+        )
+        var context = context
+        context.values[ResponseBodyStreamKey.self] = nil  // the caller's stream is served from the cache
+        let id = "\(entry.key.stringValue)#\(entry.variantKey)"
+        let scheduled = await queue.schedule(id: id) { [context] in
+            context.events.emit(CacheEvent(.backgroundRevalidation, key: entry.key))
+            do {
+                _ = try await fetch(background, context: context, next: inner, fallback: { entry }, key: entry.key, trace: [])
+            } catch {
+                context.logger.notice("background revalidation failed", metadata: ["key": "\(entry.key)"])
+            }
+        }
+        if !scheduled { context.logger.trace("revalidation already running", metadata: ["key": "\(entry.key)"]) }
+    }
+}
