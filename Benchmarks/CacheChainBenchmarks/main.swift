@@ -24,6 +24,14 @@ func isSelected(_ name: String) -> Bool {
     return selected.contains(name)
 }
 
+// BENCH_PROFILE=memory-hit (or urlcache-hit, curl-send, libcurl-loop) runs one side of a paired row alone, for
+// a profiler, and nothing else (ProfileRuns.swift).
+if let profile = ProcessInfo.processInfo.environment["BENCH_PROFILE"] {
+    let calls = Int(ProcessInfo.processInfo.environment["BENCH_PROFILE_CALLS"] ?? "") ?? 20_000
+    try await runProfile(profile, calls: calls)
+    exit(0)
+}
+
 if isSelected("paired") {
     let plan: PairedPlan = quick ? .quick : .full
     let started = ContinuousClock.now
@@ -33,6 +41,8 @@ if isSelected("paired") {
     if groups.contains("streaming") { try await runPairedStreamingRows(plan: plan) }
     if groups.contains("memory") { try await runPairedMemoryRows(plan: plan) }
     if groups.contains("disk") { try await runPairedDiskRows(plan: plan) }
+    // `loops` (loopCount 2 vs 1) is not in the default run; BENCH_PAIRED=loops runs it.
+    if groups.contains("loops") { try await runPairedLoopCountRows(plan: plan) }
     printPairedSummary()
     print("(paired run: \(plan.pairs) pairs per row, \(ContinuousClock.now - started))")
 }

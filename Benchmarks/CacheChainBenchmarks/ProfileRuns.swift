@@ -1,0 +1,62 @@
+import CacheChain
+import CacheChainCurl
+import CacheChainLoopback
+import CacheChainTesting
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One subject of a paired row run alone, for a profiler (issue 29): `BENCH_PROFILE=<name>` with
+/// `BENCH_PROFILE_CALLS=<n>` (20,000 by default) runs the same set-up as the paired row, then `n` calls of one side
+/// only, and nothing else. Run it twice under `valgrind --tool=callgrind`, with `n` and with 0 calls: the
+/// difference of the two profiles is `n` calls, without the set-up. Names: `memory-hit` (the full chain at 100k
+/// keys), `urlcache-hit` (`URLCache` at 100k keys), `curl-send` (`CurlTransport.send` alone, 512 B),
+/// `libcurl-loop` (the plain libcurl loop, 512 B).
+func runProfile(_ name: String, calls: Int) async throws {
+    switch name {
+    case "memory-hit":
+        let keyCount = 100_000
+        let body = HTTPBody([UInt8](repeating: 7, count: 64))
+        let storage = MemoryStorage(capacity: 1 << 30)
+        for index in 0..<keyCount { await storage.store(freshEntry(path: "/n/\(index)", body: body)) }
+        let client = HTTPCacheClient(transport: ScriptedTransport(), configuration: .init(storage: storage))
+        let probes = try (0..<1024).map { try HTTPRequest(url: "http://origin.test/n/\(($0 &* 7919) % keyCount)") }
+        for call in 0..<calls {
+            let response = try await client.data(for: probes[call & 1023])
+            precondition(response.cacheStatus == .hit)
+        }
+    case "urlcache-hit":
+        let keyCount = 100_000
+        let urlCache = URLCache(memoryCapacity: 1 << 30, diskCapacity: 0, diskPath: nil)
+        let urlRequests = (0..<keyCount).map { URLRequest(url: URL(string: "http://origin.test/n/\($0)")!) }  // invariant: literal URL
+        let bodyData = Data(repeating: 7, count: 64)
+        for request in urlRequests {
+            let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Cache-Control": "max-age=31536000", "Content-Length": "64"])!  // invariant: valid arguments
+            urlCache.storeCachedResponse(CachedURLResponse(response: response, data: bodyData), for: request)
+        }
+        for call in 0..<calls {
+            precondition(urlCache.cachedResponse(for: urlRequests[((call & 1023) &* 7919) % keyCount]) != nil)
+        }
+    case "curl-send", "libcurl-loop":
+        let origin = try await LoopbackOrigin.start()
+        origin.route("/small", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: .generated(count: 512)))
+        let url = origin.url("/small")
+        if name == "curl-send" {
+            let transport = CurlTransport()
+            let context = InterceptorContext(cachePolicy: .reloadIgnoringLocalCacheData, storage: MemoryStorage(capacity: 1))
+            let request = try HTTPRequest(url: url)
+            for _ in 0..<calls {
+                let response = try await transport.send(PipelineRequest(head: request), context: context)
+                precondition(response.body.count == 512)
+            }
+            await transport.shutdown()
+        } else {
+            let plain = try PlainLibcurl(url: url)
+            for _ in 0..<calls { try plain.perform(expectedSize: 512) }
+        }
+        try await origin.shutdown()
+    default:
+        throw BenchmarkError("BENCH_PROFILE: no profile named \(name) (memory-hit, urlcache-hit, curl-send, libcurl-loop)")
+    }
+}
