@@ -22,6 +22,10 @@ extension HTTPCacheClient {
     ///   too large for the store stops being kept as soon as its `Content-Length` or its running count says so
     ///   (what was spooled is deleted), while the caller's stream goes on to the end; nothing is stored (a
     ///   `notStored` event with reason `too-large`), and a request coalesced with it fetches its own body.
+    /// - A streamed head has the changes interceptors make on the way back only where they register them with
+    ///   ``ResponseBodyStream/amendStreamedHead(_:)`` (`CacheStatusInterceptor` and `PolicyOverrideInterceptor`
+    ///   do; the `Cache-Status` of a streamed miss has no `stored`, decided once the body is complete). Its
+    ///   trace holds the lookup's decisions until the body has ended, then the whole trace.
     /// - Anything else — a hit (from a disk entry, read from its file in chunks), a `304`, a stale response, an
     ///   error status, a response shared with a coalesced request — comes when the pipeline has it, whole.
     /// - When `handle` returns (or throws) before the body ended, the transfer is cancelled and nothing is
@@ -87,9 +91,14 @@ extension HTTPCacheClient {
         public let head: HTTPResponse
         /// Where the response came from: `miss` for a streamed response from the origin.
         public let cacheStatus: CacheStatus
-        /// The decision trace so far: complete for a response the pipeline finished before the body was read;
-        /// for a streamed one, the storage decision is made only once the body is complete.
-        public let trace: [CacheReason]
+        /// The decision trace. For a response the pipeline finished before the body was read, complete; for a
+        /// streamed miss, the cache's decisions so far (its lookup: why it went to the origin) until the body
+        /// sequence has ended, then the whole trace, the storage decision included (`stored`, `too-large`…).
+        public var trace: [CacheReason] {
+            if case .stream(let stream) = body.source { return stream.trace }
+            return completeTrace
+        }
+        private let completeTrace: [CacheReason]
         /// The body, chunk by chunk; it can be iterated once.
         public let body: Body
 
@@ -98,12 +107,12 @@ extension HTTPCacheClient {
             case .streaming(let head):
                 self.head = head
                 cacheStatus = .miss
-                trace = []
+                completeTrace = []
                 body = Body(source: .stream(stream))
             case .complete(let response):
                 head = response.head
                 cacheStatus = response.cacheStatus
-                trace = response.trace
+                completeTrace = response.trace
                 body = Body(source: .complete(response.body.offPoolChunks()))
             }
         }

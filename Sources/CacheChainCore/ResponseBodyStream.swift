@@ -1,3 +1,4 @@
+public import CacheChainPolicy
 public import HTTPTypes
 
 /// Hands a response body from a transport to a caller while it arrives, through a bounded buffer.
@@ -17,6 +18,11 @@ public import HTTPTypes
 ///
 /// Only the first claim wins, and only while the request is running: a background revalidation that copied
 /// the context later finds the stream closed and keeps its response to itself.
+///
+/// The head the caller sees is the one claimed with the changes interceptors outside the transport would make
+/// on the way back, registered on the way in with ``amendStreamedHead(_:)`` (`CacheStatusInterceptor` adds its
+/// `Cache-Status` so); the caller's trace is the decisions recorded on the way in until the pipeline ends, then
+/// the pipeline's whole trace.
 public final class ResponseBodyStream: Sendable {
     /// How a request's response starts for the caller.
     package enum Start: Sendable {
@@ -127,6 +133,7 @@ public final class ResponseBodyStream: Sendable {
                 return (state.startWaiter, nil)
             }
             state.end = Self.end(of: outcome, streamed: state.streamedCount, isBodyDetached: state.isBodyDetached)
+            if case .success(let response) = outcome { state.finalTrace = response.trace }
             guard state.chunks.isEmpty else { return (nil, nil) }
             defer { state.reader = nil }
             return (nil, state.reader)
@@ -158,11 +165,12 @@ public final class ResponseBodyStream: Sendable {
         }
     }
 
-    /// Waits until the response starts: a claim, or the pipeline's end.
+    /// Waits until the response starts: a claim (its head amended, see ``amendStreamedHead(_:)``), or the
+    /// pipeline's end.
     /// - Returns: How it starts.
     /// - Throws: The pipeline's error when it failed before a claim.
     package func start() async throws -> Start {
-        try await withCheckedThrowingContinuation { continuation in
+        let start = try await withCheckedThrowingContinuation { continuation in
             let started = state.withLock { state -> Result<Start, any Error>? in
                 if let start = state.start { return start }
                 state.startWaiter = continuation
@@ -170,6 +178,10 @@ public final class ResponseBodyStream: Sendable {
             }
             if let started { continuation.resume(with: started) }
         }
+        guard case .streaming(var head) = start else { return start }
+        let (amendments, decisions) = state.withLock { ($0.amendments, $0.decisions) }
+        for amendment in amendments.reversed() { amendment(&head, decisions) }
+        return .streaming(head)
     }
 
     /// The caller stopped reading: later writes fail, and a writer waiting for room is woken to learn it.
@@ -185,6 +197,37 @@ public final class ResponseBodyStream: Sendable {
         writable?()
         reader?.resume(throwing: CancellationError())
     }
+
+    /// What an interceptor would change in the head of a response on its way back, for a streamed response
+    /// the caller sees before the pipeline has returned: register it on the way in, when the context holds a
+    /// stream (`InterceptorContext.responseBodyStream`).
+    ///
+    /// ```swift
+    /// if let stream = context.responseBodyStream {
+    ///     stream.amendStreamedHead { head, _ in head.headerFields[.server] = "edge-7" }   // as on a whole response
+    /// }
+    /// ```
+    /// Amendments run on the caller's task when the streamed head arrives, the last registered (the innermost
+    /// interceptor's) first, as responses travel back. They see the decisions recorded so far (the cache's
+    /// lookup), not the storage decision, which is made only once the body is complete.
+    /// - Parameter amendment: Changes the head; receives the decisions recorded so far.
+    public func amendStreamedHead(_ amendment: @escaping @Sendable (inout HTTPResponse, [CacheReason]) -> Void) {
+        state.withLock { $0.amendments.append(amendment) }
+    }
+
+    /// Records decisions made on the way in (the cache's lookup), for the streamed response's trace before the
+    /// pipeline has finished; ignored once the response has started.
+    /// - Parameter reasons: The reasons, in order.
+    package func record(_ reasons: [CacheReason]) {
+        state.withLock { state in
+            guard state.start == nil, !state.isClosedForClaims else { return }
+            state.decisions += reasons
+        }
+    }
+
+    /// The trace of the caller's response: the decisions recorded so far, then, once the pipeline has returned
+    /// the streamed response, its whole trace (the storage decision included).
+    package var trace: [CacheReason] { state.withLock { $0.finalTrace ?? $0.decisions } }
 
     /// The most body bytes the cache would store for this request, when the storage decision knows it (its
     /// share of the storage's capacity), so a streaming transport stops keeping a body that cannot be stored
@@ -245,6 +288,9 @@ public final class ResponseBodyStream: Sendable {
         var streamedCount = 0
         var isAbandoned = false
         var storableBodyLimit: Int?
+        var amendments: [@Sendable (inout HTTPResponse, [CacheReason]) -> Void] = []
+        var decisions: [CacheReason] = []
+        var finalTrace: [CacheReason]?
         var isBodyDetached = false
         var onWritable: (@Sendable () -> Void)?
         var reader: CheckedContinuation<[UInt8]?, any Error>?

@@ -180,6 +180,7 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
                 context.policyEngine.canServeStaleOnError($0.exchange, request: request.head, now: now) ? $0 : nil
             }
         }
+        context.responseBodyStream?.record(trace)  // a streamed head comes before `next` returns
         var response: PipelineResponse
         do {
             response = try await next(request, context)

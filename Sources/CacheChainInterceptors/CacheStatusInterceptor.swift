@@ -17,7 +17,9 @@ import HTTPTypes
 /// The value is built by ``CacheStatusField/value(for:cacheName:now:policy:)`` from the response's
 /// `CacheStatus` and trace; the cache interceptors are not involved. A `Cache-Status` the origin (or an
 /// upstream cache) sent is kept and this cache's member is added after it, as RFC 9211 §2 orders them
-/// (the cache nearest the user last).
+/// (the cache nearest the user last). A miss streamed with `HTTPCacheClient.stream` gets its member on the
+/// streamed head, from the lookup's decisions: without `stored`, which is decided once the body is complete (the
+/// response's trace says it then).
 public struct CacheStatusInterceptor: HTTPInterceptor {
     /// The cache's name in the field, `CacheChain` by default.
     public var cacheName: String
@@ -41,13 +43,24 @@ public struct CacheStatusInterceptor: HTTPInterceptor {
     /// - Returns: The response with its `Cache-Status`.
     /// - Throws: What `next` throws.
     public func intercept(_ request: PipelineRequest, context: InterceptorContext, next: Next) async throws -> PipelineResponse {
+        if let stream = context.responseBodyStream {
+            stream.amendStreamedHead { [cacheName, policy, clock = context.clock] head, decisions in
+                let streamed = PipelineResponse(head: head, cacheStatus: .miss, trace: decisions)
+                Self.add(CacheStatusField.value(for: streamed, cacheName: cacheName, now: clock.now(), policy: policy), to: &head)
+            }
+        }
         var response = try await next(request, context)
         let member = CacheStatusField.value(for: response, cacheName: cacheName, now: context.now, policy: policy)
-        if let upstream = response.head.headerFields[CacheStatusField.name], !upstream.isEmpty {
-            response.head.headerFields[CacheStatusField.name] = upstream + ", " + member
-        } else {
-            response.head.headerFields[CacheStatusField.name] = member
-        }
+        Self.add(member, to: &response.head)
         return response
+    }
+
+    /// Adds this cache's member after any the origin or an upstream cache sent.
+    private static func add(_ member: String, to head: inout HTTPResponse) {
+        if let upstream = head.headerFields[CacheStatusField.name], !upstream.isEmpty {
+            head.headerFields[CacheStatusField.name] = upstream + ", " + member
+        } else {
+            head.headerFields[CacheStatusField.name] = member
+        }
     }
 }

@@ -109,12 +109,29 @@ public struct PolicyOverrideInterceptor: HTTPInterceptor {
     private func interceptNetwork(
         _ request: PipelineRequest, context: InterceptorContext, rule: PolicyOverrideRule, next: Next
     ) async throws -> PipelineResponse {
+        if let stream = context.responseBodyStream {
+            // A streamed head reaches the caller before `next` returns: the same lifetime, without the marker
+            // (the trace says it once the body has ended).
+            stream.amendStreamedHead { [method = request.head.method] head, _ in
+                head.headerFields = Self.rewritten(head.headerFields, rule: rule, method: method, status: head.status.code)
+                head.headerFields[Self.markerName] = nil
+            }
+        }
         var response = try await next(request, context)
-        var fields = response.head.headerFields
+        response.head.headerFields = Self.rewritten(
+            response.head.headerFields, rule: rule, method: request.head.method, status: response.head.status.code
+        )
+        return response
+    }
+
+    /// A response's fields with the rule's `Cache-Control` changes and the marker that carries a lifetime
+    /// override to the trace.
+    private static func rewritten(_ fields: HTTPFields, rule: PolicyOverrideRule, method: HTTPRequest.Method, status: Int) -> HTTPFields {
+        var fields = fields
         if rule.neverCache {
             fields[.cacheControl] = CacheControlList.appending("no-store", to: fields[.cacheControl])
-        } else if let freshness = rule.freshness, [.get, .head].contains(request.head.method),
-            CachePolicyEngine.heuristicallyCacheableStatuses.contains(response.head.status.code) || response.head.status.code == 304
+        } else if let freshness = rule.freshness, [.get, .head].contains(method),
+            CachePolicyEngine.heuristicallyCacheableStatuses.contains(status) || status == 304
         {
             let control = fields[.cacheControl]
             let hasLifetime = CacheControlList.names(in: control).contains { $0 == "max-age" || $0 == "s-maxage" }
@@ -123,19 +140,18 @@ public struct PolicyOverrideInterceptor: HTTPInterceptor {
             case .whenAbsent(let lifetime) where !hasLifetime:
                 let seconds = Int(lifetime.housekeepingSeconds)
                 fields[.cacheControl] = CacheControlList.appending("max-age=\(seconds)", to: control)
-                fields[Self.markerName] = "rule '\(Self.printable(rule.name))': max-age=\(seconds) (the origin gave no lifetime)"
+                fields[markerName] = "rule '\(printable(rule.name))': max-age=\(seconds) (the origin gave no lifetime)"
             case .always(let lifetime):
                 let seconds = Int(lifetime.housekeepingSeconds)
                 let kept = CacheControlList.removing(["max-age", "s-maxage"], from: control)
                 fields[.cacheControl] = CacheControlList.appending("max-age=\(seconds)", to: kept)
                 fields[.expires] = nil
-                fields[Self.markerName] = "rule '\(Self.printable(rule.name))': max-age=\(seconds) (replacing the origin's lifetime)"
+                fields[markerName] = "rule '\(printable(rule.name))': max-age=\(seconds) (replacing the origin's lifetime)"
             default:
                 break
             }
         }
-        response.head.headerFields = fields
-        return response
+        return fields
     }
 
     /// A rule name as a field value may hold it: visible ASCII and spaces.

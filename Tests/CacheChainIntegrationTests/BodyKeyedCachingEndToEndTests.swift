@@ -22,11 +22,14 @@ struct BodyKeyedCachingEndToEndTests {
     func withClient(
         rules: [BodyKeyedCachingRule] = Self.rules,
         overrides: [PolicyOverrideRule] = [],
+        outer: [any HTTPInterceptor] = [],
         _ body: (HTTPCacheClient, LoopbackOrigin, ManualClock) async throws -> Void
     ) async throws {
         let origin = try await LoopbackOrigin.start()
         let clock = ManualClock()
-        let configuration = HTTPCacheClient.Configuration(clock: clock, policyOverrides: overrides, bodyKeyedCaching: rules)
+        let configuration = HTTPCacheClient.Configuration(
+            clock: clock, outerInterceptors: outer, policyOverrides: overrides, bodyKeyedCaching: rules
+        )
         let client = HTTPCacheClient(transport: CurlTransport(), configuration: configuration)
         for path in ["/graphql", "/any", "/search"] {
             origin.route(path) { request in
@@ -44,9 +47,13 @@ struct BodyKeyedCachingEndToEndTests {
         try await origin.shutdown()
     }
 
-    func send(_ client: HTTPCacheClient, _ origin: LoopbackOrigin, _ method: HTTPRequest.Method, _ path: String, _ body: String? = nil) async throws -> PipelineResponse {
+    func send(
+        _ client: HTTPCacheClient, _ origin: LoopbackOrigin, _ method: HTTPRequest.Method, _ path: String, _ body: String? = nil,
+        language: String? = nil
+    ) async throws -> PipelineResponse {
         var request = try HTTPRequest(url: origin.url(path))
         request.method = method
+        request.headerFields[.acceptLanguage] = language
         if body != nil { request.headerFields[.contentType] = "application/json" }
         return try await client.data(for: request, body: body.map { HTTPBody(string: $0) })
     }
@@ -156,6 +163,57 @@ struct BodyKeyedCachingEndToEndTests {
             #expect(hit.cacheStatus == .hit)
             #expect(hit.body.string == "{ a }")
             #expect(origin.requestCount(for: "/plain") == 1)
+        }
+    }
+
+    @Test("a Vary response under a body key: the same body and language hit, another language or body miss")
+    func varyUnderTheBodyKey() async throws {
+        try await withClient(rules: Self.rules + [BodyKeyedCachingRule("vary", pathPrefix: "/vary")]) { client, origin, _ in
+            origin.route("/vary") { request in
+                let language = request.header("Accept-Language") ?? "-"
+                return LoopbackRoute(
+                    headers: [("Cache-Control", "max-age=60"), ("Vary", "Accept-Language")],
+                    body: "\(request.method) \(String(decoding: request.body, as: UTF8.self)) \(language)"
+                )
+            }
+            #expect(try await send(client, origin, .post, "/vary", "a", language: "fr").body.string == "POST a fr")
+            let hit = try await send(client, origin, .post, "/vary", "a", language: "fr")
+            #expect(hit.cacheStatus == .hit && hit.body.string == "POST a fr")
+            let english = try await send(client, origin, .post, "/vary", "a", language: "en")
+            #expect(english.cacheStatus == .miss && english.body.string == "POST a en")
+            #expect(english.trace.contains { $0.code == .varyMismatch })
+            let otherBody = try await send(client, origin, .post, "/vary", "b", language: "fr")
+            #expect(otherBody.cacheStatus == .miss && otherBody.body.string == "POST b fr")
+            #expect(try await send(client, origin, .post, "/vary", "a", language: "fr").body.string == "POST a fr")
+            #expect(try await send(client, origin, .post, "/vary", "a", language: "en").cacheStatus == .hit)
+            #expect(origin.requestCount(for: "/vary") == 3)
+        }
+    }
+
+    @Test("redirects of a body-keyed POST: a 303 is followed with a GET (never re-POSTed), a 307 is keyed by its own URL")
+    func redirectUnderTheBodyKey() async throws {
+        let rules = Self.rules + [BodyKeyedCachingRule("form", pathPrefix: "/form")]
+        try await withClient(rules: rules, outer: [RedirectInterceptor()]) { client, origin, _ in
+            origin.route("/form") { request in
+                request.method == "POST"
+                    ? LoopbackRoute(status: 303, headers: [("Location", "/form"), ("Cache-Control", "max-age=60")])
+                    : LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "GET page")
+            }
+            origin.route("/moved", LoopbackRoute(status: 307, headers: [("Location", "/graphql")]))
+            let first = try await send(client, origin, .post, "/form", "x")
+            #expect(first.body.string == "GET page")
+            #expect(first.trace.first?.code == .redirected)
+            let again = try await send(client, origin, .post, "/form", "x")
+            #expect(again.body.string == "GET page" && again.cacheStatus == .hit, "the 303 and the page, both from the cache")
+            #expect(origin.receivedRequests.map { "\($0.method) \($0.path)" } == ["POST /form", "GET /form"])
+
+            let moved = try await send(client, origin, .post, "/moved", "z")
+            #expect(moved.body.string == "POST z", "307 keeps the method and body")
+            let direct = try await send(client, origin, .post, "/graphql", "z")
+            #expect(direct.cacheStatus == .hit && direct.body.string == "POST z", "the hop was stored under /graphql's body key")
+            #expect(origin.receivedRequests.suffix(2).map { "\($0.method) \($0.path) \(String(decoding: $0.body, as: UTF8.self))" } == [
+                "POST /moved z", "POST /graphql z",
+            ])
         }
     }
 }
