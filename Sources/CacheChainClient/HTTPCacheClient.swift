@@ -151,19 +151,9 @@ public struct HTTPCacheClient: Sendable {
         var context = makeContext(cachePolicy: cachePolicy ?? configuration.requestCachePolicy)
         context.values = values
         if let timeout { context.timeout = timeout }
-        // A caller with no executor preference of its own runs the request where the transport does its I/O
-        // (libcurl's thread): the transfer is handed over and its result comes back without crossing threads.
-        if let executor = pipeline.transport.preferredTaskExecutor, !Self.prefersATaskExecutor {
-            return try await withTaskExecutorPreference(executor) { [pipeline] in
-                try await pipeline.send(request, context: context)
-            }
-        }
+        // The request runs where its caller runs: a hit crosses no thread, a miss crosses to the transport's
+        // I/O thread and back (`CurlTransport.taskExecutor` lets a caller run on that thread instead).
         return try await pipeline.send(request, context: context)
-    }
-
-    /// Whether the current task already prefers a task executor (then the client leaves it alone).
-    private static var prefersATaskExecutor: Bool {
-        withUnsafeCurrentTask { $0?.unownedTaskExecutor != nil }
     }
 
     /// Waits until every background revalidation started so far has finished.

@@ -44,14 +44,6 @@ public protocol HTTPTransport: Sendable {
     /// implementation: the default does nothing. `HTTPCacheClient.shutdown()` calls it after draining the
     /// client's background revalidations.
     func shutdown() async
-
-    /// The executor requests through this transport run on best, or `nil` for no preference (the default).
-    ///
-    /// `HTTPCacheClient` runs each request of a caller that has no task-executor preference of its own with
-    /// this one, so the whole request — interceptors, storage lookups, the transfer and its result — runs on
-    /// it without crossing threads. A transport that does its I/O on threads of its own returns one of them
-    /// (`CurlTransport` returns one of its libcurl threads, in turn, so concurrent requests spread over them).
-    var preferredTaskExecutor: (any TaskExecutor)? { get }
 }
 
 extension HTTPTransport {
@@ -73,7 +65,4 @@ extension HTTPTransport {
 
     /// Does nothing: for transports that hold no thread, connection or other resource.
     public func shutdown() async {}
-
-    /// `nil`: requests run where their caller runs.
-    public var preferredTaskExecutor: (any TaskExecutor)? { nil }
 }

@@ -24,6 +24,9 @@ final class CurlMultiLoop: TaskExecutor, Sendable {
     }
 
     private let multi: MultiHandle
+    /// Transfers handed to this loop and not yet returned to their callers (``CurlTransport`` sends a new one
+    /// to the loop with the fewest).
+    let transfersInFlight = Atomic<Int>(0)
     private let commands = CommandQueue()
     /// `pthread_self()` of the loop thread once it runs (0 before): work it enqueues itself needs no wake-up.
     private let loopThread = Atomic<UInt>(0)

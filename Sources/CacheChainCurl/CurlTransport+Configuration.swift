@@ -55,12 +55,13 @@ extension CurlTransport {
         /// `CURLMOPT_MAX_HOST_CONNECTIONS`; 0 = no limit).
         public var maximumConnectionsPerHost: Int
         /// How many libcurl threads share the transfers, each with its own multi handle and connection pool
-        /// (requests go to them in turn, so a host gets a connection per thread and HTTP/2 multiplexes per
-        /// thread); 1 by default. `ProcessInfo.processInfo.activeProcessorCount` lets concurrent misses use
-        /// every core: on 2 cores, 2 threads served 8 concurrent small misses 1.46× and 64 concurrent 1.61× as fast
-        /// as 1, and sequential misses alike (1.02×; the benchmark's `BENCH_PAIRED=loops`). The default stays 1
-        /// because more threads mean a connection per thread to each host (HTTP/2 then multiplexes per thread).
-        /// At least 1.
+        /// (a transfer goes to the thread with the fewest in flight, so sequential requests reuse one
+        /// connection while concurrent ones to a host get a connection per thread and HTTP/2 multiplexes per
+        /// thread); one per core by default
+        /// (`ProcessInfo.processInfo.activeProcessorCount`), so concurrent misses use every core: on 2 cores,
+        /// 2 threads served 8 concurrent small misses 1.46× and 64 concurrent 1.61× as fast as 1, and sequential
+        /// misses alike (1.02×; the benchmark's `BENCH_PAIRED=loops`). Set 1 for one connection pool (one
+        /// connection per host for sequential requests). At least 1.
         public var loopCount: Int
         /// The `User-Agent` sent when the request has none.
         public var userAgent: String
@@ -82,7 +83,7 @@ extension CurlTransport {
         ///   - inMemoryBodyLimit: Largest body kept in memory; 4 MiB.
         ///   - spoolDirectory: Where larger bodies are spooled (unnamed files); the temporary directory.
         ///   - maximumConnectionsPerHost: Connection limit per host and libcurl thread; 0 (none).
-        ///   - loopCount: libcurl threads; 1.
+        ///   - loopCount: libcurl threads; one per core.
         ///   - userAgent: Default `User-Agent`.
         ///   - recordsHTTPVersion: Put the negotiated HTTP version in each response's `userInfo`; off.
         public init(
@@ -97,7 +98,7 @@ extension CurlTransport {
             inMemoryBodyLimit: Int = 4 << 20,
             spoolDirectory: String = NSTemporaryDirectory(),
             maximumConnectionsPerHost: Int = 0,
-            loopCount: Int = 1,
+            loopCount: Int = ProcessInfo.processInfo.activeProcessorCount,
             userAgent: String = "CacheChain (libcurl)",
             recordsHTTPVersion: Bool = false
         ) {

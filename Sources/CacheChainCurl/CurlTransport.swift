@@ -3,7 +3,7 @@ import CacheChainPolicy
 import Synchronization
 
 /// The network transport: libcurl's multi interface driven by dedicated threads (``Configuration/loopCount``, one
-/// by default), with async/await on top.
+/// per core by default), with async/await on top.
 ///
 /// ```swift
 /// let client = HTTPCacheClient(transport: CurlTransport())
@@ -12,10 +12,10 @@ import Synchronization
 ///   offers it (``Configuration/httpVersion``), with concurrent requests multiplexed as streams of one
 ///   connection; ``Configuration/recordsHTTPVersion`` reports the version used. TLS verifies against the system CA store or ``Configuration/caFile``, optionally with a
 ///   public key pin.
-/// - No blocking call runs on Swift's cooperative pool: requests are handed to a libcurl thread and
-///   the calling task suspends until the transfer finishes. `HTTPCacheClient` runs each request of a caller
-///   without an executor preference on a libcurl thread (``preferredTaskExecutor``), so the transfer is handed
-///   over and its result comes back without crossing threads; requests spread over the threads in turn.
+/// - No blocking call runs on Swift's cooperative pool: requests are handed to a libcurl thread (the one with
+///   the fewest transfers in flight) and the calling task suspends until the transfer finishes. The rest of the request
+///   runs where its caller runs, so a cache hit crosses no thread; a task that prefers ``taskExecutor`` runs
+///   on a libcurl thread and hands its transfers over without a thread wake-up.
 /// - Cancelling the calling task aborts the transfer promptly and frees its handle.
 /// - Redirects are not followed here: the cache must see each hop, so following them is the job of a
 ///   `RedirectInterceptor` outside the cache.
@@ -30,7 +30,7 @@ public final class CurlTransport: HTTPTransport {
     /// The transport's settings.
     public let configuration: Configuration
     private let loops: Result<[CurlMultiLoop], CacheChainError>
-    /// The loop the next request without one of its own goes to (round-robin).
+    /// The loop ``taskExecutor`` returns next (round-robin).
     private let nextLoop = Atomic<Int>(0)
 
     /// Creates a transport and starts its libcurl threads (``Configuration/loopCount``).
@@ -77,22 +77,23 @@ public final class CurlTransport: HTTPTransport {
         (try? loops.get())?.count ?? 0
     }
 
-    /// The loop a request goes to: the caller's own when it runs on one, otherwise the next in turn.
+    /// The loop a transfer goes to: the caller's own when it runs on one, otherwise the one with the fewest
+    /// transfers in flight, the first on a tie, so sequential requests reuse one loop's connections (keep-alive)
+    /// and concurrent ones spread over the loops.
     private func chooseLoop() throws(CacheChainError) -> CurlMultiLoop {
         let loops = try self.loops.get()
         if loops.count == 1 { return loops[0] }
         if let current = loops.first(where: \.isCurrentThread) { return current }
-        return loops[nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % loops.count]
+        return loops.min { $0.transfersInFlight.load(ordering: .relaxed) < $1.transfersInFlight.load(ordering: .relaxed) } ?? loops[0]
     }
 
     /// A libcurl thread as a task executor (each access returns the next thread in turn), for the lowest
     /// latency on sequential requests.
     ///
-    /// `HTTPCacheClient` already runs each request of a caller without an executor preference on a libcurl
-    /// thread (``preferredTaskExecutor``), but the caller itself then hands the request over and is resumed on
-    /// Swift's cooperative pool: two thread wake-ups per request. Code that runs with this executor as its
-    /// preference runs *on* the libcurl thread instead, between rounds of libcurl's work, so a loop of requests
-    /// crosses no thread at all:
+    /// By default the calling task hands each transfer to a libcurl thread and is resumed on Swift's cooperative
+    /// pool when it ends: two thread wake-ups per miss (a hit crosses no thread). Code that runs with this
+    /// executor as its preference runs *on* the libcurl thread instead, between rounds of libcurl's work, so a
+    /// loop of requests crosses no thread at all:
     ///
     /// ```swift
     /// let transport = CurlTransport()
@@ -102,17 +103,13 @@ public final class CurlTransport: HTTPTransport {
     /// }
     /// ```
     ///
-    /// Everything the task does then shares that one thread with every transfer of this transport: keep the
+    /// Everything the task does then shares that one thread with every transfer of that thread: keep the
     /// work short and non-blocking there (a slow interceptor or a large disk write delays all transfers), and
     /// leave CPU-heavy work on the default pool. Actor-isolated code still runs on its actor. `nil` when
     /// libcurl could not be initialized (then ``send(_:context:)`` throws, and a `nil` preference means none).
     public var taskExecutor: (any TaskExecutor)? {
-        try? chooseLoop()
-    }
-
-    /// ``taskExecutor``: `HTTPCacheClient` runs each request of a caller without an executor preference on it.
-    public var preferredTaskExecutor: (any TaskExecutor)? {
-        taskExecutor
+        guard let loops = try? self.loops.get() else { return nil }
+        return loops[nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % loops.count]
     }
 
     /// Whether the caller runs on one of this transport's libcurl threads (for tests of ``taskExecutor``).
@@ -167,6 +164,8 @@ public final class CurlTransport: HTTPTransport {
             transfer.bodyStream = stream
             transfer.resumeStreaming = { [id = transfer.id] in loop.resume(id) }
         }
+        loop.transfersInFlight.add(1, ordering: .relaxed)
+        defer { loop.transfersInFlight.subtract(1, ordering: .relaxed) }
         let received = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 transfer.install(continuation)

@@ -36,8 +36,28 @@ struct CurlTaskExecutorTests {
         }
     }
 
-    @Test("a miss run by default — the caller chose no executor — runs on a libcurl thread and still cancels promptly")
-    func defaultMissCancelsOnTheLibcurlThread() async throws {
+    @Test("by default a request runs where its caller runs: a hit never touches a libcurl thread, a miss only for its transfer")
+    func defaultRequestsRunWhereTheCallerRuns() async throws {
+        try await withNetwork { net in
+            net.origin.route("/d", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "where the caller runs"))
+            let transport = CurlTransport(configuration: .init(loopCount: 2))
+            let placement = ThreadPlacement(transport: transport)
+            let client = HTTPCacheClient(transport: transport, configuration: .init(outerInterceptors: [placement]))
+            let transferThreads = LockedValue<[UInt]>([])
+            let values = recordingTransferThreads(in: transferThreads)
+            let request = PipelineRequest(head: try HTTPRequest(url: net.origin.url("/d")))
+            let statuses = try await Task.detached {
+                [try await client.send(request, values: values).cacheStatus, try await client.send(request, values: values).cacheStatus]
+            }.value
+            #expect(statuses == [.miss, .hit])
+            #expect(placement.sawLibcurlThread.withLock { $0 } == [false, false], "the chain ran on a libcurl thread")
+            #expect(transferThreads.withLock { $0.count } == 1, "the miss's transfer reported no completion")
+            await transport.shutdown()
+        }
+    }
+
+    @Test("a default miss — the caller chose no executor — still cancels promptly")
+    func defaultMissCancelsPromptly() async throws {
         let origin = try await LoopbackOrigin.start()
         let (arrivals, arrived) = AsyncStream<Void>.makeStream()
         origin.route("/hang", handler: { _ in
@@ -47,14 +67,11 @@ struct CurlTaskExecutorTests {
         let storage = MemoryStorage(capacity: 1 << 20)
         let transport = CurlTransport(configuration: .init(loopCount: 2))
         #expect(transport.loopCount == 2)
-        let placement = ThreadPlacement(transport: transport)
-        let client = HTTPCacheClient(transport: transport, configuration: .init(storage: storage, outerInterceptors: [placement]))
+        let client = HTTPCacheClient(transport: transport, configuration: .init(storage: storage))
         let request = try HTTPRequest(url: origin.url("/hang"))
-        // No executor preference: the client puts the request on a libcurl thread itself.
         let task = Task.detached { try await client.send(PipelineRequest(head: request), timeout: .seconds(60)) }
         var iterator = arrivals.makeAsyncIterator()
         _ = await iterator.next()
-        #expect(placement.sawLibcurlThread.withLock { $0 } == [true], "the request did not run on a libcurl thread")
         task.cancel()
         let result = await task.result
         #expect(throws: (any Error).self) { try result.get() }
@@ -65,27 +82,36 @@ struct CurlTaskExecutorTests {
         await transport.shutdown()
     }
 
-    @Test("concurrent default misses spread over the libcurl threads and each gets its own body")
+    @Test("a transport runs one libcurl thread per core by default")
+    func oneLoopPerCoreByDefault() async {
+        let transport = CurlTransport()
+        #expect(transport.loopCount == ProcessInfo.processInfo.activeProcessorCount)
+        await transport.shutdown()
+    }
+
+    @Test("concurrent default misses spread their transfers over the libcurl threads and each gets its own body")
     func defaultMissesSpreadOverLoops() async throws {
         try await withNetwork { net in
             for index in 0..<16 {
                 net.origin.route("/s\(index)", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: .bytes(Array("s \(index)".utf8))))
             }
             let transport = CurlTransport(configuration: .init(loopCount: 2))
-            let threads = ThreadPlacement(transport: transport)
-            let client = HTTPCacheClient(transport: transport, configuration: .init(outerInterceptors: [threads]))
+            let client = HTTPCacheClient(transport: transport)
+            let transferThreads = LockedValue<[UInt]>([])
+            let values = recordingTransferThreads(in: transferThreads)
             let bodies = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
                 for index in 0..<16 {
                     group.addTask {
-                        let response = try await client.data(for: HTTPRequest(url: net.origin.url("/s\(index)")))
+                        let request = PipelineRequest(head: try HTTPRequest(url: net.origin.url("/s\(index)")))
+                        let response = try await client.send(request, values: values)
                         return (index, response.body.string)
                     }
                 }
                 return try await group.reduce(into: [Int: String?]()) { $0[$1.0] = $1.1 }
             }
             for index in 0..<16 { #expect(bodies[index] == .some("s \(index)")) }
-            #expect(threads.sawLibcurlThread.withLock { $0 }.allSatisfy { $0 })
-            #expect(threads.threadNames.withLock { Set($0) }.count == 2, "both libcurl threads took requests")
+            #expect(transferThreads.withLock { $0.count } == 16)
+            #expect(transferThreads.withLock { Set($0) }.count == 2, "both libcurl threads carried transfers")
             await transport.shutdown()
         }
     }
@@ -134,16 +160,24 @@ struct CurlTaskExecutorTests {
     }
 }
 
-/// Records, for each request, whether the chain ran on one of the transport's libcurl threads, and which.
+/// Context values whose progress handler records the thread of each finished transfer (it runs on the libcurl
+/// thread that carried the transfer).
+private func recordingTransferThreads(in threads: LockedValue<[UInt]>) -> ContextValues {
+    var values = ContextValues()
+    values[TransferProgressKey.self] = { progress in
+        if progress.isComplete { threads.withLock { $0.append(UInt(pthread_self())) } }
+    }
+    return values
+}
+
+/// Records, for each request, whether the chain ran on one of the transport's libcurl threads.
 private struct ThreadPlacement: HTTPInterceptor {
     let transport: CurlTransport
     let sawLibcurlThread = LockedValue<[Bool]>([])
-    let threadNames = LockedValue<[UInt]>([])
 
     func intercept(_ request: PipelineRequest, context: InterceptorContext, next: Next) async throws -> PipelineResponse {
         let onLoop = transport.isOnLibcurlThread
         sawLibcurlThread.withLock { $0.append(onLoop) }
-        threadNames.withLock { $0.append(UInt(pthread_self())) }
         return try await next(request, context)
     }
 }

@@ -50,10 +50,16 @@ struct Network {
     ///   - kind: libcurl or AsyncHTTPClient.
     ///   - mode: Plain HTTP, HTTPS/1.1 or HTTPS/2.
     ///   - outer: Interceptors outside the cache.
-    static func start(_ kind: TransportKind, _ mode: ProtocolMode = .http, outer: [any HTTPInterceptor] = []) async throws -> Network {
+    ///   - loopCount: libcurl threads (one per core by default, as `CurlTransport`'s).
+    static func start(
+        _ kind: TransportKind,
+        _ mode: ProtocolMode = .http,
+        outer: [any HTTPInterceptor] = [],
+        loopCount: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) async throws -> Network {
         let origin = try await LoopbackOrigin.start(tls: mode.isTLS)
         let caFile = mode.isTLS ? try LoopbackCertificate.writeCertificate(to: NSTemporaryDirectory()) : nil
-        let transport = try kind.makeTransport(mode: mode, caFile: caFile)
+        let transport = try kind.makeTransport(mode: mode, caFile: caFile, loopCount: loopCount)
         return Network(mode: mode, kind: kind, origin: origin, transport: transport, outer: outer)
     }
 
@@ -99,10 +105,11 @@ func withNetwork<T>(
     _ mode: ProtocolMode = .http,
     through kind: TransportKind = .curl,
     outer: [any HTTPInterceptor] = [],
+    loopCount: Int = ProcessInfo.processInfo.activeProcessorCount,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: (Network) async throws -> T
 ) async throws -> T {
-    let network = try await Network.start(kind, mode, outer: outer)
+    let network = try await Network.start(kind, mode, outer: outer, loopCount: loopCount)
     do {
         let result = try await body(network)
         await network.client.waitForBackgroundRevalidations()

@@ -23,7 +23,8 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         mode: ProtocolMode = .http,
         caFile: String? = nil,
         inMemoryBodyLimit: Int = 4 << 20,
-        spoolDirectory: String = NSTemporaryDirectory() + "cachechain-spool"
+        spoolDirectory: String = NSTemporaryDirectory() + "cachechain-spool",
+        loopCount: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws -> any HTTPTransport {
         switch self {
         case .curl:
@@ -31,7 +32,8 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
                 httpVersion: mode.clientPreference,
                 caFile: caFile,
                 inMemoryBodyLimit: inMemoryBodyLimit,
-                spoolDirectory: spoolDirectory
+                spoolDirectory: spoolDirectory,
+                loopCount: loopCount
             ))
         case .asyncHTTPClient:
             // What `HTTPClient.shared` uses (decompression on), with the test CA and the mode's HTTP version.
