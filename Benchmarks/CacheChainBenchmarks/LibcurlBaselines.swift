@@ -3,6 +3,46 @@ import Foundation
 
 // The plain libcurl loops the network scenario compares CurlTransport with.
 
+/// One libcurl easy handle reused for every transfer, as the benchmark's plain-libcurl baselines use it: the URL,
+/// `CURLOPT_NOSIGNAL`, optional request fields, and a write callback that hands each piece to ``onWrite``, which
+/// returns how many bytes it took (fewer stops the transfer).
+final class BaselineEasyHandle: @unchecked Sendable {  // invariant: used by one thread at a time (its owner's)
+    private let easy: UnsafeMutableRawPointer
+    private var headers: UnsafeMutablePointer<curl_slist>?
+    /// Receives each piece of the body; returns the bytes taken.
+    var onWrite: (UnsafeRawBufferPointer) -> Int = { $0.count }
+
+    init(url: String, headers: [String] = []) throws {
+        guard let easy = curl_easy_init() else { throw BenchmarkError("curl_easy_init failed") }
+        self.easy = easy
+        for header in headers { self.headers = curl_slist_append(self.headers, header) }
+        if let list = self.headers { _ = cachechain_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list) }
+        let callback: cachechain_curl_data_callback = { data, size, count, userdata in
+            guard let data, let userdata else { return 0 }
+            let handle = Unmanaged<BaselineEasyHandle>.fromOpaque(userdata).takeUnretainedValue()
+            return handle.onWrite(UnsafeRawBufferPointer(start: data, count: size * count))
+        }
+        _ = cachechain_easy_setopt_string(easy, CURLOPT_URL, url)
+        _ = cachechain_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        _ = cachechain_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, callback)
+        _ = cachechain_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit {
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(headers)
+    }
+
+    /// One transfer with `curl_easy_perform` on the calling thread.
+    /// - Returns: libcurl's result and the response status.
+    func perform() -> (code: CURLcode, status: Int) {
+        let code = curl_easy_perform(easy)
+        var status = 0
+        _ = cachechain_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        return (code, status)
+    }
+}
+
 /// The floor: one easy handle reused for every request, `curl_easy_perform` on this thread.
 func rawLibcurlLoop(
     url: String,
@@ -11,36 +51,21 @@ func rawLibcurlLoop(
     headers: [String] = [],
     expectedStatus: Int = 200
 ) throws -> Measurement {
-    guard let easy = curl_easy_init() else { throw BenchmarkError("curl_easy_init failed") }
-    var list: UnsafeMutablePointer<curl_slist>?
-    for header in headers { list = curl_slist_append(list, header) }
-    defer {
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(list)
+    let handle = try BaselineEasyHandle(url: url, headers: headers)
+    var bytes: [UInt8] = []
+    handle.onWrite = { piece in
+        bytes.append(contentsOf: piece)
+        return piece.count
     }
-    if let list { _ = cachechain_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list) }
-    final class Sink { var bytes: [UInt8] = [] }
-    let sink = Sink()
-    let callback: cachechain_curl_data_callback = { data, size, count, userdata in
-        guard let data, let userdata else { return 0 }
-        let sink = Unmanaged<Sink>.fromOpaque(userdata).takeUnretainedValue()
-        sink.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: size * count))
-        return size * count
-    }
-    _ = cachechain_easy_setopt_string(easy, CURLOPT_URL, url)
-    _ = cachechain_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, callback)
-    _ = cachechain_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(sink).toOpaque())
     var samples: [Double] = []
     let clock = ContinuousClock()
     for index in 0..<(iterations + 10) {
-        sink.bytes.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
         let start = clock.now
-        let code = curl_easy_perform(easy)
+        let (code, status) = handle.perform()
         let elapsed = clock.now - start
-        var status = 0
-        _ = cachechain_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        guard code == CURLE_OK, sink.bytes.count == expectedSize, status == expectedStatus else {
-            throw BenchmarkError("plain libcurl loop failed: code \(code.rawValue), status \(status), \(sink.bytes.count) bytes")
+        guard code == CURLE_OK, bytes.count == expectedSize, status == expectedStatus else {
+            throw BenchmarkError("plain libcurl loop failed: code \(code.rawValue), status \(status), \(bytes.count) bytes")
         }
         if index >= 10 {
             samples.append(elapsed.nanoseconds)

@@ -9,21 +9,9 @@ import FoundationNetworking
 /// Foundation's `URLCache` holding as many; hits from 2 tasks next to 1 task (do hits use both cores?); a
 /// store into a memory cache of 100k entries, with the entries built beforehand, next to `URLCache`'s store.
 func runPairedMemoryRows(plan: PairedPlan) async throws {
-    let keyCount = 100_000
-    let body = HTTPBody([UInt8](repeating: 7, count: 64))
-    let storage = MemoryStorage(capacity: 1 << 30)
-    for index in 0..<keyCount { await storage.store(freshEntry(path: "/n/\(index)", body: body)) }
-    let client = HTTPCacheClient(transport: ScriptedTransport(), configuration: .init(storage: storage))
-    let probes = try (0..<1024).map { try HTTPRequest(url: "http://origin.test/n/\(($0 &* 7919) % keyCount)") }
-
-    let urlCache = URLCache(memoryCapacity: 1 << 30, diskCapacity: 0, diskPath: nil)
-    let urlRequests = (0..<keyCount).map { URLRequest(url: URL(string: "http://origin.test/n/\($0)")!) }  // invariant: literal URL
-    let bodyData = Data(repeating: 7, count: 64)
-    for request in urlRequests {
-        let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Cache-Control": "max-age=31536000", "Content-Length": "64"])!  // invariant: valid arguments
-        urlCache.storeCachedResponse(CachedURLResponse(response: response, data: bodyData), for: request)
-    }
-    let urlProbes = (0..<1024).map { urlRequests[($0 &* 7919) % keyCount] }
+    let keyCount = MemoryHitFixture.keyCount
+    let (storage, client, probes) = try await MemoryHitFixture.cacheChain()
+    let (urlCache, urlRequests, urlProbes) = MemoryHitFixture.urlCache()
 
     printSection("Memory hit, 64-byte bodies, 100k keys (paired rounds)")
     var next = 0
@@ -51,12 +39,9 @@ func runPairedMemoryRows(plan: PairedPlan) async throws {
     }
 
     printSection("Memory store into a cache of 100k entries, entries built beforehand (paired rounds)")
-    let prebuilt = (0..<keyCount).map { freshEntry(path: "/n/\($0)", body: body) }
-    let foundationResponses = urlRequests.map { request in
-        CachedURLResponse(
-            response: HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Cache-Control": "max-age=31536000", "Content-Length": "64"])!,  // invariant: valid arguments
-            data: bodyData
-        )
+    let prebuilt = (0..<keyCount).map { freshEntry(path: "/n/\($0)", body: MemoryHitFixture.body) }
+    let foundationResponses = urlRequests.map {
+        CachedURLResponse(response: MemoryHitFixture.response(for: $0), data: MemoryHitFixture.bodyData)
     }
     var storeNext = 0
     var foundationStoreNext = 0

@@ -114,37 +114,21 @@ func runConcurrently(tasks: Int, total: Int, _ body: @escaping @Sendable (Int) a
 /// A plain libcurl loop: one easy handle reused for every request (keep-alive), `curl_easy_perform` on the
 /// calling thread.
 final class PlainLibcurl: @unchecked Sendable {  // invariant: used by one thread at a time (a benchmark loop or one LibcurlThreads worker)
-    private let easy: UnsafeMutableRawPointer
-    private var headers: UnsafeMutablePointer<curl_slist>?
+    private let handle: BaselineEasyHandle
     private var received = 0
 
     init(url: String, headers: [String] = []) throws {
-        guard let easy = curl_easy_init() else { throw BenchmarkError("curl_easy_init failed") }
-        self.easy = easy
-        for header in headers { self.headers = curl_slist_append(self.headers, header) }
-        if let list = self.headers { _ = cachechain_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list) }
-        let callback: cachechain_curl_data_callback = { data, size, count, userdata in
-            guard data != nil, let userdata else { return 0 }
-            Unmanaged<PlainLibcurl>.fromOpaque(userdata).takeUnretainedValue().received += size * count
-            return size * count
+        handle = try BaselineEasyHandle(url: url, headers: headers)
+        handle.onWrite = { [unowned self] piece in
+            received += piece.count
+            return piece.count
         }
-        _ = cachechain_easy_setopt_string(easy, CURLOPT_URL, url)
-        _ = cachechain_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        _ = cachechain_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, callback)
-        _ = cachechain_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque())
-    }
-
-    deinit {
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(headers)
     }
 
     /// One request; throws unless it succeeds with the expected status and body size.
     func perform(expectedSize: Int, expectedStatus: Int = 200) throws {
         received = 0
-        let code = curl_easy_perform(easy)
-        var status = 0
-        _ = cachechain_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        let (code, status) = handle.perform()
         guard code == CURLE_OK, received == expectedSize, status == expectedStatus else {
             throw BenchmarkError("plain libcurl request failed: code \(code.rawValue), status \(status), \(received) bytes")
         }

@@ -125,27 +125,16 @@ private func firstChunkDelay(
 /// A plain libcurl transfer on the calling thread that stops at its first write callback: the time from
 /// `curl_easy_perform` to the origin's first body bytes, what a C program streaming a download sees.
 final class FirstWriteLibcurl: @unchecked Sendable {  // invariant: used by one benchmark loop at a time
-    private let easy: UnsafeMutableRawPointer
+    private let handle: BaselineEasyHandle
     private let clock = ContinuousClock()
     private var firstWrite: ContinuousClock.Instant?
 
     init(url: String) throws {
-        guard let easy = curl_easy_init() else { throw BenchmarkError("curl_easy_init failed") }
-        self.easy = easy
-        let callback: cachechain_curl_data_callback = { data, size, count, userdata in
-            guard data != nil, size * count > 0, let userdata else { return 0 }
-            let loop = Unmanaged<FirstWriteLibcurl>.fromOpaque(userdata).takeUnretainedValue()
-            loop.firstWrite = loop.clock.now
+        handle = try BaselineEasyHandle(url: url)
+        handle.onWrite = { [unowned self] piece in
+            if !piece.isEmpty { firstWrite = clock.now }
             return 0  // stop: the rest of the body is not what this row measures
         }
-        _ = cachechain_easy_setopt_string(easy, CURLOPT_URL, url)
-        _ = cachechain_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
-        _ = cachechain_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, callback)
-        _ = cachechain_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque())
-    }
-
-    deinit {
-        curl_easy_cleanup(easy)
     }
 
     /// One transfer, stopped at its first body bytes.
@@ -153,9 +142,7 @@ final class FirstWriteLibcurl: @unchecked Sendable {  // invariant: used by one 
     func delayToFirstWrite() throws -> Duration {
         firstWrite = nil
         let start = clock.now
-        let code = curl_easy_perform(easy)
-        var status = 0
-        _ = cachechain_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        let (code, status) = handle.perform()
         guard code == CURLE_WRITE_ERROR, status == 200, let firstWrite else {
             throw BenchmarkError("plain libcurl transfer: code \(code.rawValue), status \(status), no body")
         }

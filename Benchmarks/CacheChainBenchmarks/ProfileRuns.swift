@@ -16,27 +16,15 @@ import FoundationNetworking
 func runProfile(_ name: String, calls: Int) async throws {
     switch name {
     case "memory-hit":
-        let keyCount = 100_000
-        let body = HTTPBody([UInt8](repeating: 7, count: 64))
-        let storage = MemoryStorage(capacity: 1 << 30)
-        for index in 0..<keyCount { await storage.store(freshEntry(path: "/n/\(index)", body: body)) }
-        let client = HTTPCacheClient(transport: ScriptedTransport(), configuration: .init(storage: storage))
-        let probes = try (0..<1024).map { try HTTPRequest(url: "http://origin.test/n/\(($0 &* 7919) % keyCount)") }
+        let (_, client, probes) = try await MemoryHitFixture.cacheChain()
         for call in 0..<calls {
             let response = try await client.data(for: probes[call & 1023])
             precondition(response.cacheStatus == .hit)
         }
     case "urlcache-hit":
-        let keyCount = 100_000
-        let urlCache = URLCache(memoryCapacity: 1 << 30, diskCapacity: 0, diskPath: nil)
-        let urlRequests = (0..<keyCount).map { URLRequest(url: URL(string: "http://origin.test/n/\($0)")!) }  // invariant: literal URL
-        let bodyData = Data(repeating: 7, count: 64)
-        for request in urlRequests {
-            let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Cache-Control": "max-age=31536000", "Content-Length": "64"])!  // invariant: valid arguments
-            urlCache.storeCachedResponse(CachedURLResponse(response: response, data: bodyData), for: request)
-        }
+        let (urlCache, _, probes) = MemoryHitFixture.urlCache()
         for call in 0..<calls {
-            precondition(urlCache.cachedResponse(for: urlRequests[((call & 1023) &* 7919) % keyCount]) != nil)
+            precondition(urlCache.cachedResponse(for: probes[call & 1023]) != nil)
         }
     case "curl-send", "libcurl-loop":
         let origin = try await LoopbackOrigin.start()

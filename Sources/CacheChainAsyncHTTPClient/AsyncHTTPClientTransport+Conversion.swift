@@ -27,7 +27,7 @@ extension AsyncHTTPClientTransport {
             if let bytes = body.inMemoryBytes {
                 outgoing.body = .bytes(ByteBuffer(bytes: bytes))
             } else {
-                let buffers = body.offPoolChunks().map { ByteBuffer(bytes: $0) }
+                let buffers = body.chunks().map { ByteBuffer(bytes: $0) }
                 outgoing.body = .stream(buffers, length: .known(Int64(body.count)))
             }
         }

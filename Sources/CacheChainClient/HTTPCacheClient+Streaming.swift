@@ -113,7 +113,7 @@ extension HTTPCacheClient {
                 head = response.head
                 cacheStatus = response.cacheStatus
                 completeTrace = response.trace
-                body = Body(source: .complete(response.body.offPoolChunks()))
+                body = Body(source: .complete(response.body.chunks()))
             }
         }
 
@@ -124,7 +124,7 @@ extension HTTPCacheClient {
 
             enum Source: Sendable {
                 case stream(ResponseBodyStream)
-                case complete(HTTPBody.OffPoolChunks)
+                case complete(HTTPBody.Chunks)
             }
 
             let source: Source
@@ -147,7 +147,7 @@ extension HTTPCacheClient {
             /// Reads the next chunk on each call.
             public struct Iterator: AsyncIteratorProtocol {
                 let stream: ResponseBodyStream?
-                var chunks: HTTPBody.OffPoolChunks.Iterator?
+                var chunks: HTTPBody.Chunks.Iterator?
 
                 /// Returns the next chunk, waiting for it to arrive; `nil` after the last one.
                 /// - Returns: The chunk.

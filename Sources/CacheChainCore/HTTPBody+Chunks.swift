@@ -37,7 +37,9 @@ extension HTTPBody {
         }
     }
 
-    /// The body as an asynchronous sequence of chunks of at most `maximumSize` bytes.
+    /// The body as an asynchronous sequence of chunks of at most `maximumSize` bytes: an in-memory body is
+    /// sliced in place, each chunk of a file-backed body is read on a Dispatch worker thread, never on Swift's
+    /// cooperative pool, so memory stays bounded by one chunk whatever the body's size.
     /// - Parameter maximumSize: The largest chunk; 256 KiB by default.
     /// - Returns: The sequence; it can be iterated more than once.
     public func chunks(maximumSize: Int = HTTPBody.defaultChunkSize) -> Chunks {
@@ -45,10 +47,11 @@ extension HTTPBody {
         return Chunks(body: self, maximumSize: maximumSize)
     }
 
-    /// An asynchronous sequence of a body's chunks, in order.
+    /// An asynchronous sequence of a body's chunks, in order (adapters stream it into another library's body
+    /// type: an AsyncHTTPClient request body, an OpenAPIRuntime response body).
     public struct Chunks: AsyncSequence, Sendable {
         /// A chunk of bytes.
-        public typealias Element = [UInt8]
+        public typealias Element = ArraySlice<UInt8>
         /// Reading a file-backed body can fail.
         public typealias Failure = CacheChainError
 
@@ -69,20 +72,21 @@ extension HTTPBody {
             var finished = false
 
             /// Returns the next chunk, or `nil` after the last one.
+            /// - Parameter actor: The caller's isolation.
             /// - Returns: The chunk.
-            /// - Throws: ``CacheChainError`` when the file cannot be read.
-            public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(CacheChainError) -> [UInt8]? {
-                try nextChunk()
+            /// - Throws: ``CacheChainError`` when the file cannot be read or ends early.
+            public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(CacheChainError) -> ArraySlice<UInt8>? {
+                try await nextChunk(isolation: actor)
             }
 
             /// Returns the next chunk, or `nil` after the last one.
             /// - Returns: The chunk.
-            /// - Throws: ``CacheChainError`` when the file cannot be read.
-            public mutating func next() async throws(CacheChainError) -> [UInt8]? {
-                try nextChunk()
+            /// - Throws: ``CacheChainError`` when the file cannot be read or ends early.
+            public mutating func next() async throws(CacheChainError) -> ArraySlice<UInt8>? {
+                try await nextChunk()
             }
 
-            private mutating func nextChunk() throws(CacheChainError) -> [UInt8]? {
+            private mutating func nextChunk(isolation actor: isolated (any Actor)? = #isolation) async throws(CacheChainError) -> ArraySlice<UInt8>? {
                 guard !finished, position < body.count else {
                     finished = true
                     return nil
@@ -92,12 +96,17 @@ extension HTTPBody {
                 switch body.representation {
                 case .bytes(let bytes):
                     position += size
-                    return Array(bytes[start..<start + size])
+                    return bytes[start..<start + size]
                 case .file(let file):
                     do throws(CacheChainError) {
-                        let chunk = try file.read(at: start, count: size)
+                        let chunk = try await OffPoolIO.run { () throws(CacheChainError) -> [UInt8] in
+                            try file.read(at: start, count: size)
+                        }
+                        guard !chunk.isEmpty else {
+                            throw CacheChainError(.bodyUnreadable, "body file \(file.path) ended at byte \(start) of \(body.count)")
+                        }
                         position += chunk.count
-                        return chunk
+                        return chunk[...]
                     } catch {
                         finished = true
                         throw error

@@ -17,7 +17,7 @@ extension OpenAPIRuntime.HTTPBody {
         if let bytes = body.inMemoryBytes {
             self.init(bytes[...], length: length)
         } else {
-            self.init(body.offPoolChunks(), length: length, iterationBehavior: .multiple)
+            self.init(body.chunks(), length: length, iterationBehavior: .multiple)
         }
     }
 }
