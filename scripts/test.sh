@@ -20,7 +20,15 @@ swift build --build-tests --explicit-target-dependency-import-check error
 # cores the CPU-heavy debug-built ones (NIO/TLS origins, AsyncHTTPClient, disk stress) starved the network tests
 # past their deadlines (AsyncHTTPClient's 20 s and 60 s ones timed out at load 8; with 8 at once the suite passes,
 # and in less time: 89 s instead of 115 s).
-swift test --skip-build --experimental-maximum-parallelization-width "${CACHECHAIN_TEST_WIDTH:-8}" "$@"
+# The run's output is kept, so that a failure is summed up at the very end: a CI log's tail names what failed.
+test_log="$(mktemp)"
+trap 'rm -f "$test_log"' EXIT
+if ! swift test --skip-build --experimental-maximum-parallelization-width "${CACHECHAIN_TEST_WIDTH:-8}" "$@" 2>&1 | tee "$test_log"; then
+    echo
+    echo "=== the test run failed; its failures and issues (the whole log is above) ==="
+    grep -E -A4 '✘|recorded an issue|error: |Fatal error|Exited with' "$test_log" | grep -v -E 'cache (lookup|store) failed' | tail -n 80
+    exit 1
+fi
 if [ "$#" -eq 0 ]; then
     ./scripts/check-examples.sh
     ./scripts/check-memory-only.sh

@@ -92,8 +92,18 @@ struct CurlTaskExecutorTests {
     @Test("concurrent default misses spread their transfers over the libcurl threads and each gets its own body")
     func defaultMissesSpreadOverLoops() async throws {
         try await withNetwork { net in
+            // Every answer waits until all 16 requests reached the origin, so the 16 transfers are in flight
+            // together whatever the machine's speed (without the gate, a fast transfer could end before the next
+            // one started, and the least-loaded choice would then rightly keep it on the first thread).
+            let gate = LoopbackGate()
             for index in 0..<16 {
-                net.origin.route("/s\(index)", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: .bytes(Array("s \(index)".utf8))))
+                var route = LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: .bytes(Array("s \(index)".utf8)))
+                route.gate = gate
+                net.origin.route("/s\(index)", route)
+            }
+            let opener = Task {
+                try await waitUntil("all 16 requests reached the origin") { gate.waitingCount == 16 }
+                gate.open()
             }
             let transport = CurlTransport(configuration: .init(loopCount: 2))
             let client = HTTPCacheClient(transport: transport)
@@ -109,6 +119,7 @@ struct CurlTaskExecutorTests {
                 }
                 return try await group.reduce(into: [Int: String?]()) { $0[$1.0] = $1.1 }
             }
+            try await opener.value
             for index in 0..<16 { #expect(bodies[index] == .some("s \(index)")) }
             #expect(transferThreads.withLock { $0.count } == 16)
             #expect(transferThreads.withLock { Set($0) }.count == 2, "both libcurl threads carried transfers")
