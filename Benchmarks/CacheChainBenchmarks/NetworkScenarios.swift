@@ -24,7 +24,7 @@ func runNetworkScenarios(iterations: Int) async throws {
         let raw = try rawLibcurlLoop(url: url, iterations: count, expectedSize: size)
 
         let transport = CurlTransport()
-        let context = InterceptorContext(cachePolicy: .reloadIgnoringLocalCacheData, storage: MemoryStorage(capacity: 1))
+        let context = InterceptorContext(storage: MemoryStorage(capacity: 1))
         let transportOnly = try await measure("CurlTransport alone, \(label)", iterations: count, warmUp: 10) {
             let response = try await transport.send(PipelineRequest(head: request), context: context)
             precondition(response.body.count == size)

@@ -18,7 +18,7 @@ func runPairedNetworkRows(plan: PairedPlan) async throws {
     let transport = CurlTransport()
     defer { Task { await transport.shutdown() } }
     let client = HTTPCacheClient(transport: transport, configuration: .init(storage: MemoryStorage(capacity: 256 << 20)))
-    let context = InterceptorContext(cachePolicy: .reloadIgnoringLocalCacheData, storage: MemoryStorage(capacity: 1))
+    let context = InterceptorContext(storage: MemoryStorage(capacity: 1))
 
     for (label, path, size, calls) in [("small (512 B)", "/small", 512, 400), ("1 MiB", "/large", 1 << 20, 40)] {
         printSection("Network miss, \(label) body, loopback origin (paired rounds)")

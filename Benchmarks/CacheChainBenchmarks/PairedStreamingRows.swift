@@ -22,7 +22,7 @@ func runPairedStreamingRows(plan: PairedPlan) async throws {
     let url = origin.url("/stream")
     let request = try HTTPRequest(url: url)
     let firstWrite = try FirstWriteLibcurl(url: url)
-    let context = InterceptorContext(cachePolicy: .reloadIgnoringLocalCacheData, storage: MemoryStorage(capacity: 1))
+    let context = InterceptorContext(storage: MemoryStorage(capacity: 1))
 
     printSection("Streamed miss of a 64 MiB body: time to first byte (paired rounds)")
     try await compareFirstByte(

@@ -32,7 +32,7 @@ func runProfile(_ name: String, calls: Int) async throws {
         let url = origin.url("/small")
         if name == "curl-send" {
             let transport = CurlTransport()
-            let context = InterceptorContext(cachePolicy: .reloadIgnoringLocalCacheData, storage: MemoryStorage(capacity: 1))
+            let context = InterceptorContext(storage: MemoryStorage(capacity: 1))
             let request = try HTTPRequest(url: url)
             for _ in 0..<calls {
                 let response = try await transport.send(PipelineRequest(head: request), context: context)

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import CacheChainCore
 import HTTPTypes
+import NIOCore
 
 extension AsyncHTTPClientTransport {
     /// Wraps an error once, at the module boundary: AsyncHTTPClient's timeouts become `timed-out`, cancellation
@@ -13,6 +14,15 @@ extension AsyncHTTPClientTransport {
         }
         if error is CancellationError {
             return CacheChainError(.cancelled, "the request to \(url) was cancelled", request: request, underlying: error)
+        }
+        if let channelError = error as? ChannelError, Self.isConnectionLoss(channelError) {
+            // A pooled connection the origin closed (or that went away as the request was written to it).
+            return CacheChainError(
+                .transportFailed,
+                "the connection to \(url) closed before the response arrived (\(channelError)); check that the origin is up",
+                request: request,
+                underlying: error
+            )
         }
         guard let clientError = error as? HTTPClientError else {
             return CacheChainError(.transportFailed, "AsyncHTTPClient failed for \(url): \(error)", request: request, underlying: error)
@@ -31,6 +41,14 @@ extension AsyncHTTPClientTransport {
             return CacheChainError(.cancelled, "the request to \(url) was not sent: the transport was shut down", request: request, underlying: error)
         default:
             return CacheChainError(.transportFailed, "AsyncHTTPClient failed for \(url): \(clientError)", request: request, underlying: error)
+        }
+    }
+
+    /// Whether NIO's error says the connection was closed under the request.
+    private static func isConnectionLoss(_ error: ChannelError) -> Bool {
+        switch error {
+        case .ioOnClosedChannel, .alreadyClosed, .eof, .outputClosed, .inputClosed: true
+        default: false
         }
     }
 }

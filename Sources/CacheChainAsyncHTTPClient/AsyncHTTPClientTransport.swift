@@ -86,14 +86,14 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Sends one request through the `HTTPClient` and reads its body.
     /// - Parameters:
     ///   - request: The request; it needs an `http` or `https` scheme and an authority.
-    ///   - context: Its context; `InterceptorContext.timeout` overrides ``Configuration/requestTimeout``.
+    ///   - context: Its context; the request's `PipelineRequest.timeout` overrides ``Configuration/requestTimeout``.
     /// - Returns: The response (status `miss`: it came from the network).
     /// - Throws: `CacheChainError` (`invalid-request`, `invalid-configuration`, `transport-failed`, `timed-out`,
     ///   `cancelled`).
     public func send(_ request: PipelineRequest, context: InterceptorContext) async throws -> PipelineResponse {
         let outgoing = try Self.clientRequest(for: request)
         let url = outgoing.url
-        let timeout = context.timeout ?? configuration.requestTimeout
+        let timeout = request.timeout ?? configuration.requestTimeout
         guard !shutdownGate.hasStarted else {
             throw CacheChainError(.cancelled, "the request to \(url) was not sent: the transport was shut down", request: request.head)
         }

@@ -32,6 +32,9 @@ public struct HTTPCacheClient: Sendable {
     public let revalidationQueue: RevalidationQueue
     /// Runs ``shutdown()``'s work once, for every copy of this client.
     let shutdownGate = ShutdownOnce()
+    /// The context every request starts from (the configuration's storage, engine, clock, logger and events),
+    /// made once.
+    let sharedContext: InterceptorContext
 
     /// Creates a client with the default chain in front of a transport.
     /// - Parameters:
@@ -54,6 +57,14 @@ public struct HTTPCacheClient: Sendable {
     public init(pipeline: Pipeline, configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.pipeline = pipeline
+        self.sharedContext = InterceptorContext(
+            policyEngine: CachePolicyEngine(configuration: configuration.policy),
+            storage: configuration.storage,
+            cacheKeyStrategy: configuration.cacheKeyStrategy,
+            clock: configuration.clock,
+            logger: configuration.logger,
+            events: configuration.events
+        )
         self.revalidationQueue = pipeline.interceptors.lazy
             .compactMap { ($0 as? CachePolicyInterceptor)?.revalidationQueue }.first ?? RevalidationQueue()
     }
@@ -127,8 +138,10 @@ public struct HTTPCacheClient: Sendable {
     /// `PipelineRequest.storageLimit` to `StorageLimit.refused`.
     /// - Parameters:
     ///   - request: The request.
-    ///   - cachePolicy: This request's policy; the configuration's default when `nil`.
-    ///   - timeout: This request's network timeout; the configuration's when `nil`.
+    ///   - cachePolicy: This request's policy; when `nil`, the request's own `PipelineRequest.cachePolicy`, else
+    ///     the configuration's default.
+    ///   - timeout: This request's network timeout; when `nil`, the request's own `PipelineRequest.timeout`, else
+    ///     the configuration's.
     ///   - values: Typed values for this request's `InterceptorContext.values`, read by the interceptors
     ///     (e.g. `RedirectInterceptor.ModeKey` to return a redirect instead of following it).
     /// - Returns: The response.
@@ -148,9 +161,11 @@ public struct HTTPCacheClient: Sendable {
                 request: request.head
             )
         }
-        var context = makeContext(cachePolicy: cachePolicy ?? configuration.requestCachePolicy)
+        var request = request
+        request.cachePolicy = cachePolicy ?? request.cachePolicy ?? configuration.requestCachePolicy
+        request.timeout = timeout ?? request.timeout ?? configuration.timeout
+        var context = sharedContext
         context.values = values
-        if let timeout { context.timeout = timeout }
         // The request runs where its caller runs: a hit crosses no thread, a miss crosses to the transport's
         // I/O thread and back (`CurlTransport.taskExecutor` lets a caller run on that thread instead).
         return try await pipeline.send(request, context: context)
@@ -159,18 +174,5 @@ public struct HTTPCacheClient: Sendable {
     /// Waits until every background revalidation started so far has finished.
     public func waitForBackgroundRevalidations() async {
         await revalidationQueue.drain()
-    }
-
-    func makeContext(cachePolicy: RequestCachePolicy) -> InterceptorContext {
-        InterceptorContext(
-            cachePolicy: cachePolicy,
-            policyEngine: CachePolicyEngine(configuration: configuration.policy),
-            storage: configuration.storage,
-            cacheKeyStrategy: configuration.cacheKeyStrategy,
-            clock: configuration.clock,
-            logger: configuration.logger,
-            events: configuration.events,
-            timeout: configuration.timeout
-        )
     }
 }

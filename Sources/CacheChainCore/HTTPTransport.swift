@@ -5,7 +5,7 @@
 /// write an ``HTTPInterceptor`` to change what is sent or what comes back.
 ///
 /// A transport must not follow redirects itself (the cache has to see each hop; redirects are followed
-/// by an interceptor outside the cache), must honour ``InterceptorContext/timeout`` and task cancellation,
+/// by an interceptor outside the cache), must honour ``PipelineRequest/timeout`` and task cancellation,
 /// and reports failures by throwing (typically a ``CacheChainError`` with ``CacheChainError/Code/transportFailed``).
 public protocol HTTPTransport: Sendable {
     /// Sends a request and returns the origin's response.

@@ -2,15 +2,14 @@ public import CacheChainPolicy
 public import Foundation
 public import Logging
 
-/// Everything an interceptor may need besides the request, passed down the chain by value.
+/// What the whole chain shares besides the request (the request's own cache policy and timeout are on
+/// ``PipelineRequest``), passed down the chain by value.
 ///
 /// Because it is a value, a change made by an interceptor is seen only by the interceptors inside it
 /// (for example the HTTPS-encryption plugin swaps ``storage`` for `https` requests, so lookup and store
 /// below it agree on the encrypted backend). Facts for outer interceptors travel back on the
 /// ``PipelineResponse``.
 public struct InterceptorContext: Sendable {
-    /// The cache policy for this request (`URLRequest.cachePolicy`).
-    public var cachePolicy: RequestCachePolicy
     /// The RFC 9111 rules: private or shared cache, heuristic settings.
     public var policyEngine: CachePolicyEngine
     /// The backend lookups and stores go to.
@@ -25,12 +24,9 @@ public struct InterceptorContext: Sendable {
     public var events: CacheEventSink
     /// Typed values for inner interceptors.
     public var values: ContextValues
-    /// Give up on the network after this long (`nil`: the transport's default).
-    public var timeout: Duration?
 
     /// Creates a context.
     /// - Parameters:
-    ///   - cachePolicy: The request's cache policy.
     ///   - policyEngine: The RFC 9111 rules.
     ///   - storage: The backend.
     ///   - cacheKeyStrategy: How requests map to keys.
@@ -38,19 +34,15 @@ public struct InterceptorContext: Sendable {
     ///   - logger: The logger.
     ///   - events: The event sink.
     ///   - values: Initial typed values.
-    ///   - timeout: The network timeout.
     public init(
-        cachePolicy: RequestCachePolicy = .useProtocolCachePolicy,
         policyEngine: CachePolicyEngine = CachePolicyEngine(),
         storage: any CacheStorage,
         cacheKeyStrategy: CacheKeyStrategy = .standard,
         clock: any CacheClock = SystemClock(),
         logger: Logger = Logger(label: "cachechain"),
         events: CacheEventSink = .none,
-        values: ContextValues = ContextValues(),
-        timeout: Duration? = nil
+        values: ContextValues = ContextValues()
     ) {
-        self.cachePolicy = cachePolicy
         self.policyEngine = policyEngine
         self.storage = storage
         self.cacheKeyStrategy = cacheKeyStrategy
@@ -58,7 +50,6 @@ public struct InterceptorContext: Sendable {
         self.logger = logger
         self.events = events
         self.values = values
-        self.timeout = timeout
     }
 
     /// The current instant from ``clock``.

@@ -1,13 +1,22 @@
+public import CacheChainPolicy
 public import HTTPTypes
 
 /// A request travelling down the interceptor chain.
 ///
-/// A struct (not a tuple) so that new fields never break interceptors.
+/// A struct (not a tuple) so that new fields never break interceptors. Like `URLRequest`, it carries its own
+/// cache policy and timeout; what the whole chain shares (storage, engine, clock) is on `InterceptorContext`.
 public struct PipelineRequest: Sendable, Hashable {
     /// The request head: method, scheme, authority, path and fields.
     public var head: HTTPRequest
     /// The request body, for methods that carry one.
     public var body: HTTPBody?
+    /// The cache policy for this request (`URLRequest.cachePolicy`); `nil` (the default) leaves it to whoever
+    /// runs the chain: `HTTPCacheClient` sets its configuration's default before the first interceptor, and an
+    /// interceptor run without a client reads `nil` as `RequestCachePolicy.useProtocolCachePolicy`.
+    public var cachePolicy: RequestCachePolicy?
+    /// Give up on the network after this long (`URLRequest.timeoutInterval`); `nil`: the client's configured
+    /// timeout, else the transport's default.
+    public var timeout: Duration?
     /// What the cache's front door found and decided for this request, for the interceptors inside it;
     /// `nil` above it, or when no front door runs.
     public var cacheLookup: CacheLookup?
@@ -19,12 +28,27 @@ public struct PipelineRequest: Sendable, Hashable {
     /// - Parameters:
     ///   - head: The request head.
     ///   - body: An optional body.
+    ///   - cachePolicy: The request's cache policy; `nil` for the client's default.
+    ///   - timeout: The request's network timeout; `nil` for the client's or the transport's default.
     ///   - cacheLookup: The cache's lookup, when an interceptor hands one inward.
     ///   - storageLimit: How far the response may be stored; `nil` for no limit.
-    public init(head: HTTPRequest, body: HTTPBody? = nil, cacheLookup: CacheLookup? = nil, storageLimit: StorageLimit? = nil) {
+    public init(
+        head: HTTPRequest,
+        body: HTTPBody? = nil,
+        cachePolicy: RequestCachePolicy? = nil,
+        timeout: Duration? = nil,
+        cacheLookup: CacheLookup? = nil,
+        storageLimit: StorageLimit? = nil
+    ) {
         self.head = head
         self.body = body
+        self.cachePolicy = cachePolicy
+        self.timeout = timeout
         self.cacheLookup = cacheLookup
         self.storageLimit = storageLimit
     }
+
+    /// The cache policy the chain applies: ``cachePolicy``, or `RequestCachePolicy.useProtocolCachePolicy`
+    /// when it is unset.
+    public var effectiveCachePolicy: RequestCachePolicy { cachePolicy ?? .useProtocolCachePolicy }
 }

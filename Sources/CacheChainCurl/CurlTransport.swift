@@ -122,9 +122,9 @@ public final class CurlTransport: HTTPTransport {
 
     /// Sends one request over the network.
     /// - Parameters:
-    ///   - request: The request; it needs an `http` or `https` scheme and an authority.
-    ///   - context: Its context; `InterceptorContext.timeout` overrides ``Configuration/requestTimeout``, and a
-    ///     ``TransferProgressKey`` handler in its values is told how far the body has arrived.
+    ///   - request: The request; it needs an `http` or `https` scheme and an authority. Its
+    ///     `PipelineRequest.timeout` overrides ``Configuration/requestTimeout``.
+    ///   - context: Its context: a ``TransferProgressKey`` handler in its values is told how far the body has arrived.
     /// - Returns: The response (status `miss`: it came from the network).
     /// - Throws: `CacheChainError` (`invalid-request`, `transport-failed`, `timed-out`, `cancelled`).
     public func send(_ request: PipelineRequest, context: InterceptorContext) async throws -> PipelineResponse {
@@ -157,7 +157,7 @@ public final class CurlTransport: HTTPTransport {
         let transfer = try CurlTransfer(
             request: request,
             configuration: configuration,
-            timeout: context.timeout ?? configuration.requestTimeout,
+            timeout: request.timeout ?? configuration.requestTimeout,
             progress: context.values[TransferProgressKey.self]
         )
         if let stream {

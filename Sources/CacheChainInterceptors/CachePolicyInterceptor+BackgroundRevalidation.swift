@@ -24,16 +24,13 @@ extension CachePolicyInterceptor {
             head = engine.conditionalRequest(for: own, validating: [entry.exchange])
         }
         let validation = CacheLookup.Validation(conditional: head, candidates: [entry])
-        let background = PipelineRequest(
-            head: head,
-            body: request.body,
-            cacheLookup: CacheLookup(key: entry.key, validation: validation),
-            storageLimit: request.storageLimit
-        )
+        var background = request  // its body, policy, timeout and storage limit
+        background.head = head
+        background.cacheLookup = CacheLookup(key: entry.key, validation: validation)
         var context = context
         context.values[ResponseBodyStreamKey.self] = nil  // the caller's stream is served from the cache
         let id = "\(entry.key.stringValue)#\(entry.variantKey)"
-        let scheduled = await queue.schedule(id: id) { [context] in
+        let scheduled = await queue.schedule(id: id) { [context, background] in
             context.events.emit(CacheEvent(.backgroundRevalidation, key: entry.key))
             do {
                 _ = try await fetch(background, context: context, next: inner, fallback: { entry }, key: entry.key, trace: [])

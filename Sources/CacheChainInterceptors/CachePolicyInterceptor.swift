@@ -8,7 +8,7 @@ import Logging
 ///
 /// It computes the request's key under the context's key strategy (or takes it from a `CacheLookup` an
 /// outer interceptor put on the request), looks it up in `InterceptorContext.storage`, asks the RFC 9111
-/// engine once for a `CacheDecision` under the request's `InterceptorContext.cachePolicy`, and hands the
+/// engine once for a `CacheDecision` under the request's `PipelineRequest.cachePolicy`, and hands the
 /// inner interceptors one `CacheLookup` on the request (`PipelineRequest.cacheLookup`) — the key and, to
 /// validate, the decision's conditional request with the stored variants — so they act on it instead of
 /// computing it again. Then it:
@@ -77,7 +77,7 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
         engine.varyDigestKey = context.storage.varyDigestKey(for: key)
         let decision = engine.decide(
             request: request.head,
-            policy: context.cachePolicy,
+            policy: request.effectiveCachePolicy,
             stored: entries.map(\.exchange),
             now: now
         )
@@ -115,7 +115,7 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
 
         case .fetch:
             var outgoing = request
-            if context.cachePolicy == .reloadIgnoringLocalAndRemoteCacheData {
+            if request.effectiveCachePolicy == .reloadIgnoringLocalAndRemoteCacheData {
                 outgoing.head.headerFields[.cacheControl] = "no-cache"
                 outgoing.head.headerFields[.pragma] = "no-cache"
             }
@@ -126,7 +126,7 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
 
         case .unsatisfiable:
             context.events.emit(CacheEvent(.miss, key: key, reasons: codes(trace)))
-            if context.cachePolicy == .returnCacheDataDontLoad {
+            if request.effectiveCachePolicy == .returnCacheDataDontLoad {
                 throw CacheChainError(
                     .notInCache,
                     "no stored response for \(key.url) and the cache policy returnCacheDataDontLoad forbids the network",

@@ -4,7 +4,7 @@ import HTTPTypes
 
 /// What two requests must share for one response to be able to answer both (``RequestCoalescingInterceptor``).
 ///
-/// The method and the cache key; the context's cache policy and timeout, the request's storage limit (a request that
+/// The method and the cache key; the request's cache policy, timeout and storage limit (a request that
 /// may not store, or gives up sooner, does not wait on one that may); and the values of the request fields
 /// that change what the cache or the origin answers whatever the response's `Vary` says: `Cache-Control`,
 /// `Pragma`, the conditional fields, `Range`, `Authorization` and `Cookie`. Fields a `Vary` may name are
@@ -34,9 +34,9 @@ struct CoalescingIdentity: Hashable, Sendable {
         let request = pipelineRequest.head
         method = request.method
         key = pipelineRequest.cacheLookup?.key ?? context.cacheKeyStrategy.key(for: request)
-        cachePolicy = context.cachePolicy
+        cachePolicy = pipelineRequest.effectiveCachePolicy
         storageLimit = pipelineRequest.storageLimit
-        timeout = context.timeout
+        timeout = pipelineRequest.timeout
         var fields: [String] = []
         for name in Self.comparedFields where request.headerFields.contains(name) {
             fields.append(name.canonicalName)

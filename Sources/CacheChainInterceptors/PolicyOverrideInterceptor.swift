@@ -1,5 +1,5 @@
 public import CacheChainCore
-public import CacheChainPolicy
+import CacheChainPolicy
 public import HTTPTypes
 
 /// Policy overrides without writing an interceptor: ``PolicyOverrideRule``s per URL pattern, or one rule per
@@ -85,10 +85,9 @@ public struct PolicyOverrideInterceptor: HTTPInterceptor {
         _ request: PipelineRequest, context: InterceptorContext, rule: PolicyOverrideRule, next: Next
     ) async throws -> PipelineResponse {
         var request = request
-        var context = context
         var trace: [CacheReason] = []
         if rule.neverCache {
-            context.cachePolicy = .reloadIgnoringLocalCacheData
+            request.cachePolicy = .reloadIgnoringLocalCacheData
             trace.append(CacheReason(.policyOverride, "rule '\(rule.name)': never cache (no lookup, not stored)"))
         } else if let bound = rule.staleOnError {
             let seconds = Int(bound.housekeepingSeconds)

@@ -46,9 +46,9 @@ public struct RangeRequestInterceptor: HTTPInterceptor {
         guard let range = ByteRangeRequest(rangeField: field) else {
             return try await forward(request, context: context, next: next, because: "not a single bytes range")
         }
-        guard context.cachePolicy == .useProtocolCachePolicy else {
+        guard request.effectiveCachePolicy == .useProtocolCachePolicy else {
             var response = try await next(request, context)
-            response.trace.insert(CacheReason(.range, "the cache policy \(context.cachePolicy) decides: not answered as a range by the cache"), at: 0)
+            response.trace.insert(CacheReason(.range, "the cache policy \(request.effectiveCachePolicy) decides: not answered as a range by the cache"), at: 0)
             return response
         }
         guard var stored = await storedFreshResponse(for: request, context: context) else {
@@ -126,8 +126,8 @@ public struct RangeRequestInterceptor: HTTPInterceptor {
     private func forward(
         _ request: PipelineRequest, context: InterceptorContext, next: Next, because reason: String
     ) async throws -> PipelineResponse {
-        var context = context
-        context.cachePolicy = .reloadIgnoringLocalCacheData
+        var request = request
+        request.cachePolicy = .reloadIgnoringLocalCacheData
         var response = try await next(request, context)
         response.trace.insert(CacheReason(.range, "\(reason): the range request goes to the origin"), at: 0)
         return response

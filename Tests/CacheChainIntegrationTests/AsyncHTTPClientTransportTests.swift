@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import CacheChain
-import CacheChainAsyncHTTPClient
+@testable import CacheChainAsyncHTTPClient
 import CacheChainLoopback
 import CacheChainTesting
 import Foundation
@@ -103,5 +103,20 @@ struct AsyncHTTPClientTransportTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: spool)) ?? []).isEmpty)
         try await client.shutdown()
         try await origin.shutdown()
+    }
+
+    @Test("a connection NIO reports closed under the request is a transport failure that names the connection")
+    func connectionClosedUnderTheRequest() throws {
+        // AsyncHTTPClient hands out a pooled connection the origin has just closed as `ChannelError`, not as one of
+        // its own errors; seen as "I/O on closed channel" after an origin went down.
+        let request = try HTTPRequest(url: "http://127.0.0.1:1/p")
+        for channelError in [ChannelError.ioOnClosedChannel, .eof, .alreadyClosed] {
+            let error = AsyncHTTPClientTransport.wrap(
+                channelError, url: "http://127.0.0.1:1/p", timeout: .seconds(1), request: request, isShutDown: false
+            )
+            #expect(error.code == .transportFailed)
+            #expect(error.message.contains("connection to http://127.0.0.1:1/p closed"), "\(error.message)")
+            #expect(error.request == request)
+        }
     }
 }

@@ -30,7 +30,7 @@ struct OneDecisionKeepsBehaviourTests {
             let events = self.events
             let record = AnyInterceptor { request, context, next in
                 seen.withLock {
-                    $0.append((request.head.path ?? "", context.cachePolicy, request.head.headerFields[.ifNoneMatch]))
+                    $0.append((request.head.path ?? "", request.effectiveCachePolicy, request.head.headerFields[.ifNoneMatch]))
                 }
                 return try await next(request, context)
             }

@@ -85,6 +85,32 @@ struct ClientPolicyTests {
         #expect(third.cacheStatus == .hit)
     }
 
+    @Test("a request's own cache policy and timeout win over the client's defaults; send's arguments over both")
+    func requestOwnPolicyAndTimeout() async throws {
+        let origin = ScriptedTransport()
+        origin.route("/o", fields: [("Cache-Control", "max-age=60")], body: "x")
+        let client = HTTPCacheClient(
+            transport: origin,
+            configuration: .init(requestCachePolicy: .reloadIgnoringLocalCacheData, timeout: .seconds(30))
+        )
+        let head = try HTTPRequest(url: "http://origin.test/o")
+        _ = try await client.send(PipelineRequest(head: head))
+        let own = try await client.send(PipelineRequest(head: head, cachePolicy: .useProtocolCachePolicy, timeout: .seconds(7)))
+        #expect(own.cacheStatus == .hit)
+        let overridden = try await client.send(
+            PipelineRequest(head: head, cachePolicy: .useProtocolCachePolicy, timeout: .seconds(7)),
+            cachePolicy: .reloadIgnoringLocalCacheData,
+            timeout: .seconds(3)
+        )
+        #expect(overridden.cacheStatus == .miss)
+        _ = try await client.send(PipelineRequest(head: head, cachePolicy: .reloadRevalidatingCacheData, timeout: .seconds(7)))
+        // What reached the transport: the configuration's timeout, the send argument's, the request's own (the hit
+        // sent nothing).
+        #expect(origin.receivedRequests.map(\.timeout) == [.seconds(30), .seconds(3), .seconds(7)])
+        #expect(origin.receivedRequests.map(\.cachePolicy) == [.reloadIgnoringLocalCacheData, .reloadIgnoringLocalCacheData, .reloadRevalidatingCacheData])
+        #expect(PipelineRequest(head: head).effectiveCachePolicy == .useProtocolCachePolicy)
+    }
+
     @Test("a request without scheme or authority is a clear invalid-request error")
     func invalidRequest() async throws {
         let h = Harness()
