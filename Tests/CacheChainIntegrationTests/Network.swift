@@ -50,12 +50,12 @@ struct Network {
     ///   - kind: libcurl or AsyncHTTPClient.
     ///   - mode: Plain HTTP, HTTPS/1.1 or HTTPS/2.
     ///   - outer: Interceptors outside the cache.
-    ///   - loopCount: libcurl threads (one per core by default, as `CurlTransport`'s).
+    ///   - loopCount: libcurl threads; `nil` for `CurlTransport`'s default (one per core).
     static func start(
         _ kind: TransportKind,
         _ mode: ProtocolMode = .http,
         outer: [any HTTPInterceptor] = [],
-        loopCount: Int = ProcessInfo.processInfo.activeProcessorCount
+        loopCount: Int? = nil
     ) async throws -> Network {
         let origin = try await LoopbackOrigin.start(tls: mode.isTLS)
         let caFile = mode.isTLS ? try LoopbackCertificate.writeCertificate(to: NSTemporaryDirectory()) : nil
@@ -105,7 +105,7 @@ func withNetwork<T>(
     _ mode: ProtocolMode = .http,
     through kind: TransportKind = .curl,
     outer: [any HTTPInterceptor] = [],
-    loopCount: Int = ProcessInfo.processInfo.activeProcessorCount,
+    loopCount: Int? = nil,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: (Network) async throws -> T
 ) async throws -> T {

@@ -24,17 +24,18 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         caFile: String? = nil,
         inMemoryBodyLimit: Int = 4 << 20,
         spoolDirectory: String = NSTemporaryDirectory() + "cachechain-spool",
-        loopCount: Int = ProcessInfo.processInfo.activeProcessorCount
+        loopCount: Int? = nil
     ) throws -> any HTTPTransport {
         switch self {
         case .curl:
-            return CurlTransport(configuration: .init(
+            var configuration = CurlTransport.Configuration(
                 httpVersion: mode.clientPreference,
                 caFile: caFile,
                 inMemoryBodyLimit: inMemoryBodyLimit,
-                spoolDirectory: spoolDirectory,
-                loopCount: loopCount
-            ))
+                spoolDirectory: spoolDirectory
+            )
+            if let loopCount { configuration.loopCount = loopCount }  // else the transport's default
+            return CurlTransport(configuration: configuration)
         case .asyncHTTPClient:
             // What `HTTPClient.shared` uses (decompression on), with the test CA and the mode's HTTP version.
             var clientConfiguration = HTTPClient.Configuration.singletonConfiguration
