@@ -401,7 +401,7 @@ let package = Package(
             name: "CacheChainRedisTests",
             dependencies: [
                 "CacheChain", "CacheChainRedis", "CacheChainTesting", "CacheChainCurl", "CacheChainLoopback", "CacheChainEncryption",
-                httpTypes,
+                httpTypes, logging,
             ],
             swiftSettings: strictSettings
         ),
