@@ -85,8 +85,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
 
     /// Sends one request through the `HTTPClient` and reads its body.
     /// - Parameters:
-    ///   - request: The request; it needs an `http` or `https` scheme and an authority.
-    ///   - context: Its context; the request's `PipelineRequest.timeout` overrides ``Configuration/requestTimeout``.
+    ///   - request: The request; it needs an `http` or `https` scheme and an authority. Its
+    ///     `PipelineRequest.timeout` overrides ``Configuration/requestTimeout``.
+    ///   - context: Its context.
     /// - Returns: The response (status `miss`: it came from the network).
     /// - Throws: `CacheChainError` (`invalid-request`, `invalid-configuration`, `transport-failed`, `timed-out`,
     ///   `cancelled`).
