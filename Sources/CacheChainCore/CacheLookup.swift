@@ -1,4 +1,3 @@
-public import CacheChainPolicy
 public import HTTPTypes
 
 /// What the cache's front door (`CachePolicyInterceptor`) found and decided for one request, handed inward on the

@@ -12,7 +12,9 @@ extension CurlTransport {
             /// Concurrent requests to one `https` origin then share one connection as HTTP/2 streams
             /// (libcurl's multiplexing): a request that finds a connection to its origin still being set up
             /// waits for it (`CURLOPT_PIPEWAIT`) instead of opening another one, and opens its own only if
-            /// the origin turns out not to speak HTTP/2. Plain `http` always uses HTTP/1.1.
+            /// the origin turns out not to speak HTTP/2. This holds across ``loopCount`` threads: such an origin
+            /// keeps to the one thread its first request went to (each thread has its own connections), until it
+            /// answers over HTTP/1.1. Plain `http` always uses HTTP/1.1.
             case http2OverTLS
         }
 
@@ -56,8 +58,8 @@ extension CurlTransport {
         public var maximumConnectionsPerHost: Int
         /// How many libcurl threads share the transfers, each with its own multi handle and connection pool
         /// (a transfer goes to the thread with the fewest in flight, so sequential requests reuse one
-        /// connection while concurrent ones to a host get a connection per thread and HTTP/2 multiplexes per
-        /// thread); one per core by default
+        /// connection while concurrent HTTP/1.1 ones to a host get a connection per thread; an `https` origin
+        /// that speaks HTTP/2 keeps to one thread, so its requests share one connection); one per core by default
         /// (`ProcessInfo.processInfo.activeProcessorCount`), so concurrent misses use every core: on 2 cores,
         /// 2 threads served 8 concurrent small misses 1.46× and 64 concurrent 1.61× as fast as 1, and sequential
         /// misses alike (1.02×; the benchmark's `BENCH_PAIRED=loops`). Set 1 for one connection pool (one

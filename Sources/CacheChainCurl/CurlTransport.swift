@@ -1,5 +1,6 @@
 public import CacheChainCore
 import CacheChainPolicy
+import HTTPTypes
 import Synchronization
 
 /// The network transport: libcurl's multi interface driven by dedicated threads (``Configuration/loopCount``, one
@@ -13,7 +14,8 @@ import Synchronization
 ///   connection; ``Configuration/recordsHTTPVersion`` reports the version used. TLS verifies against the system CA store or ``Configuration/caFile``, optionally with a
 ///   public key pin.
 /// - No blocking call runs on Swift's cooperative pool: requests are handed to a libcurl thread (the one with
-///   the fewest transfers in flight) and the calling task suspends until the transfer finishes. The rest of the request
+///   the fewest transfers in flight; for an `https` origin that speaks HTTP/2, the one thread its requests keep
+///   to, so they share one connection) and the calling task suspends until the transfer finishes. The rest of the request
 ///   runs where its caller runs, so a cache hit crosses no thread; a task that prefers ``taskExecutor`` runs
 ///   on a libcurl thread and hands its transfers over without a thread wake-up.
 /// - Cancelling the calling task aborts the transfer promptly and frees its handle.
@@ -32,6 +34,8 @@ public final class CurlTransport: HTTPTransport {
     private let loops: Result<[CurlMultiLoop], CacheChainError>
     /// The loop ``taskExecutor`` returns next (round-robin).
     private let nextLoop = Atomic<Int>(0)
+    /// The thread each `https` origin that may speak HTTP/2 keeps to (one connection per origin).
+    let affinity = OriginAffinity()
 
     /// Creates a transport and starts its libcurl threads (``Configuration/loopCount``).
     ///
@@ -77,14 +81,25 @@ public final class CurlTransport: HTTPTransport {
         (try? loops.get())?.count ?? 0
     }
 
-    /// The loop a transfer goes to: the caller's own when it runs on one, otherwise the one with the fewest
-    /// transfers in flight, the first on a tie, so sequential requests reuse one loop's connections (keep-alive)
-    /// and concurrent ones spread over the loops.
-    private func chooseLoop() throws(CacheChainError) -> CurlMultiLoop {
+    /// The loop a transfer goes to: the caller's own when it runs on one; for an `https` origin that may speak
+    /// HTTP/2, the one it keeps to (``OriginAffinity``), so its requests share one connection; otherwise the
+    /// one with the fewest transfers in flight, the first on a tie, so sequential requests reuse one loop's
+    /// connections (keep-alive) and concurrent ones spread over the loops.
+    /// - Returns: The loop, and the origin whose affinity the transfer's negotiated version updates.
+    private func chooseLoop(for request: HTTPRequest) throws(CacheChainError) -> (CurlMultiLoop, affinityOrigin: String?) {
         let loops = try self.loops.get()
-        if loops.count == 1 { return loops[0] }
-        if let current = loops.first(where: \.isCurrentThread) { return current }
-        return loops.min { $0.transfersInFlight.load(ordering: .relaxed) < $1.transfersInFlight.load(ordering: .relaxed) } ?? loops[0]
+        if loops.count == 1 { return (loops[0], nil) }
+        if let current = loops.first(where: \.isCurrentThread) { return (current, nil) }
+        func leastLoaded() -> Int {
+            loops.indices.min {
+                loops[$0].transfersInFlight.load(ordering: .relaxed) < loops[$1].transfersInFlight.load(ordering: .relaxed)
+            } ?? 0
+        }
+        guard configuration.httpVersion == .http2OverTLS, request.scheme == "https", let authority = request.authority
+        else { return (loops[leastLoaded()], nil) }
+        let host = authority.lowercased()
+        let origin = "https://" + (host.hasSuffix(":443") ? String(host.dropLast(4)) : host)
+        return (loops[affinity.loop(for: origin, leastLoaded: leastLoaded)], origin)
     }
 
     /// A libcurl thread as a task executor (each access returns the next thread in turn), for the lowest
@@ -153,7 +168,7 @@ public final class CurlTransport: HTTPTransport {
         streamingTo stream: ResponseBodyStream?
     ) async throws -> PipelineResponse {
         try Task.checkCancellation()
-        let loop = try chooseLoop()
+        let (loop, affinityOrigin) = try chooseLoop(for: request.head)
         let transfer = try CurlTransfer(
             request: request,
             configuration: configuration,
@@ -174,6 +189,7 @@ public final class CurlTransport: HTTPTransport {
         } onCancel: {
             loop.cancel(transfer)
         }
+        if let affinityOrigin { affinity.record(received.version, for: affinityOrigin) }
         var response = PipelineResponse(head: received.head, body: received.body)
         if let defect = received.framingDefect {
             response.storageVeto = CacheReason(.framing, "\(defect); its head was rewritten from the body received")

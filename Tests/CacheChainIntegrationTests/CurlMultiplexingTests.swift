@@ -29,8 +29,8 @@ struct CurlMultiplexingTests {
 
     @Test("50 requests in flight at once: one HTTP/2 connection, or one HTTP/1.1 connection each", arguments: ProtocolMode.allCases)
     func multiplexing(_ mode: ProtocolMode) async throws {
-        // One libcurl thread, one connection pool: several threads would each open a connection.
-        try await withNetwork(mode, loopCount: 1) { net in
+        // With the default threads (one per core): an HTTP/2 origin keeps to one of them (`CurlOriginAffinityTests`).
+        try await withNetwork(mode) { net in
             let gate = Self.heldRoute(net, "/held")
             let count = 50
             let bodies = try await withThrowingTaskGroup(of: String?.self) { group in
@@ -50,6 +50,7 @@ struct CurlMultiplexingTests {
 
     @Test("cancelling one of ten concurrent transfers leaves the others and the connection working", arguments: ProtocolMode.allCases)
     func cancelOneStream(_ mode: ProtocolMode) async throws {
+        // One libcurl thread: with HTTP/1.1 the last request must find the nine others' connections in its pool.
         try await withNetwork(mode, loopCount: 1) { net in
             let gate = Self.heldRoute(net, "/held")
             net.origin.route("/after", LoopbackRoute(headers: [("Cache-Control", "no-store")], body: "after"))

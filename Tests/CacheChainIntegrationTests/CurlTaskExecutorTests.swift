@@ -173,7 +173,7 @@ struct CurlTaskExecutorTests {
 
 /// Context values whose progress handler records the thread of each finished transfer (it runs on the libcurl
 /// thread that carried the transfer).
-private func recordingTransferThreads(in threads: LockedValue<[UInt]>) -> ContextValues {
+func recordingTransferThreads(in threads: LockedValue<[UInt]>) -> ContextValues {
     var values = ContextValues()
     values[TransferProgressKey.self] = { progress in
         if progress.isComplete { threads.withLock { $0.append(UInt(pthread_self())) } }

@@ -27,21 +27,24 @@ struct Network {
     ///   - recordsHTTPVersion: The transport's ``CurlTransport/Configuration/recordsHTTPVersion``.
     ///   - pin: A public key pin for the transport.
     ///   - outer: Interceptors outside the cache.
+    ///   - loopCount: libcurl threads; `nil` for `CurlTransport`'s default (one per core).
     static func start(
         _ mode: ProtocolMode = .http,
         offersHTTP2: Bool = true,
         recordsHTTPVersion: Bool = false,
         pin: String? = nil,
-        outer: [any HTTPInterceptor] = []
+        outer: [any HTTPInterceptor] = [],
+        loopCount: Int? = nil
     ) async throws -> Network {
         let origin = try await LoopbackOrigin.start(tls: mode.isTLS, offersHTTP2: offersHTTP2)
         let caFile = mode.isTLS ? try LoopbackCertificate.writeCertificate(to: NSTemporaryDirectory()) : nil
-        let configuration = CurlTransport.Configuration(
+        var configuration = CurlTransport.Configuration(
             httpVersion: mode.clientPreference,
             caFile: caFile,
             pinnedPublicKey: pin,
             recordsHTTPVersion: recordsHTTPVersion
         )
+        if let loopCount { configuration.loopCount = loopCount }  // else the transport's default
         return Network(mode: mode, kind: .curl, origin: origin, transport: CurlTransport(configuration: configuration), outer: outer)
     }
 
