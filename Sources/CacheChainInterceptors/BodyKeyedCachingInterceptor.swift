@@ -117,24 +117,9 @@ public struct BodyKeyedCachingInterceptor: HTTPInterceptor {
             CacheReason(.bodyKeyed, "rule '\(rule.name)': \(method) keyed by its body (sha256 \(digest.prefix(12))…)"), at: 0
         )
         if method == .post, !response.cacheStatus.isFromCache || response.cacheStatus == .revalidated {
-            await invalidateAfterUnsafe(request.head, response: &response, context: context)
+            // RFC 9111 §4.4 for the original request (nothing for a `QUERY`).
+            await context.invalidateTargets(of: request.head, answeredBy: &response)
         }
         return response
-    }
-
-    /// RFC 9111 §4.4 for the original request: the URI's `GET` entries (and same-origin `Location`,
-    /// `Content-Location`) are removed after a non-error answer to a `POST`; nothing for a `QUERY`.
-    private func invalidateAfterUnsafe(_ request: HTTPRequest, response: inout PipelineResponse, context: InterceptorContext) async {
-        for target in context.policyEngine.invalidationTargets(request: request, response: response.head) {
-            let key = context.cacheKeyStrategy.key(for: HTTPRequest(method: .get, scheme: target.scheme, authority: target.authority, path: target.path))
-            do {
-                try await context.storage.remove(key)
-                response.trace.append(CacheReason(.invalidated, key.url))
-                context.events.emit(CacheEvent(.invalidated, key: key, reasons: ["unsafe-method"]))
-            } catch {
-                response.trace.append(CacheReason(.storageError, "invalidation failed: \(error)"))
-                context.events.emit(CacheEvent(.storageError, key: key, reasons: ["invalidate", "\(error)"]))
-            }
-        }
     }
 }

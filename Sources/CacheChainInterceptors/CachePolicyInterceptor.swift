@@ -214,19 +214,7 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
         var response = try await next(request, context)
         response.cacheStatus = .bypass
         response.trace.insert(CacheReason(.unsafeMethod, "\(request.head.method) is not served from cache"), at: 0)
-        let targets = context.policyEngine.invalidationTargets(request: request.head, response: response.head)
-        for target in targets {
-            let probe = HTTPRequest(method: .get, scheme: target.scheme, authority: target.authority, path: target.path)
-            let key = context.cacheKeyStrategy.key(for: probe)
-            do {
-                try await context.storage.remove(key)
-                response.trace.append(CacheReason(.invalidated, key.url))
-                context.events.emit(CacheEvent(.invalidated, key: key, reasons: ["unsafe-method"]))
-            } catch {
-                response.trace.append(CacheReason(.storageError, "invalidation failed: \(error)"))
-                context.events.emit(CacheEvent(.storageError, key: key, reasons: ["invalidate", "\(error)"]))
-            }
-        }
+        await context.invalidateTargets(of: request.head, answeredBy: &response)
         return response
     }
 

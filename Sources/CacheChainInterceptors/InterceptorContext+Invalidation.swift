@@ -1,0 +1,26 @@
+import CacheChainCore
+import CacheChainPolicy
+import HTTPTypes
+
+extension InterceptorContext {
+    /// RFC 9111 §4.4: after an unsafe request's non-error answer, removes the `GET` entries of its target URI and
+    /// of the answer's same-origin `Location` and `Content-Location` (the policy engine's invalidation targets),
+    /// each under the context's key strategy. Each removal is a trace reason and an event; a storage failure is
+    /// reported the same way and does not stop the others.
+    /// - Parameters:
+    ///   - request: The unsafe request.
+    ///   - response: Its answer; the removals are appended to its trace.
+    func invalidateTargets(of request: HTTPRequest, answeredBy response: inout PipelineResponse) async {
+        for target in policyEngine.invalidationTargets(request: request, response: response.head) {
+            let key = cacheKeyStrategy.key(for: HTTPRequest(method: .get, scheme: target.scheme, authority: target.authority, path: target.path))
+            do {
+                try await storage.remove(key)
+                response.trace.append(CacheReason(.invalidated, key.url))
+                events.emit(CacheEvent(.invalidated, key: key, reasons: ["unsafe-method"]))
+            } catch {
+                response.trace.append(CacheReason(.storageError, "invalidation failed: \(error)"))
+                events.emit(CacheEvent(.storageError, key: key, reasons: ["invalidate", "\(error)"]))
+            }
+        }
+    }
+}
