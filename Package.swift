@@ -131,7 +131,7 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         // The network transport: libcurl's multi interface on one dedicated thread.
-        .target(name: "CacheChainCurl", dependencies: ["CCurl", "CacheChainCore", "CacheChainPolicy", httpTypes], swiftSettings: strictSettings),
+        .target(name: "CacheChainCurl", dependencies: ["CCurl", "CacheChainCore", "CacheChainPolicy", httpTypes, logging], swiftSettings: strictSettings),
         // A programmable HTTP/HTTPS origin on 127.0.0.1 (SwiftNIO + NIOSSL) for tests, the demo and benchmarks.
         .target(
             name: "CacheChainLoopback",

@@ -71,6 +71,10 @@ extension CurlTransport {
         /// ``NegotiatedHTTPVersionKey`` (stored with the entry like any `userInfo`). Off by default: it
         /// costs an encoding per response and a field in every stored entry.
         public var recordsHTTPVersion: Bool
+        /// Whether an `https` origin that speaks HTTP/2 keeps to one libcurl thread (one connection); `false`
+        /// spreads its requests like any other's, one HTTP/2 connection per busy thread. Package-only: the
+        /// benchmark measures what the single connection costs (`BENCH_PAIRED=loops`).
+        package var keepsHTTP2OriginsOnOneThread = true
 
         /// Creates a configuration.
         /// - Parameters:

@@ -1,6 +1,7 @@
 public import CacheChainCore
 import CacheChainPolicy
 import HTTPTypes
+import Logging
 import Synchronization
 
 /// The network transport: libcurl's multi interface driven by dedicated threads (``Configuration/loopCount``, one
@@ -19,6 +20,9 @@ import Synchronization
 ///   runs where its caller runs, so a cache hit crosses no thread; a task that prefers ``taskExecutor`` runs
 ///   on a libcurl thread and hands its transfers over without a thread wake-up.
 /// - Cancelling the calling task aborts the transfer promptly and frees its handle.
+/// - A `GET`, `HEAD`, `OPTIONS` or `TRACE` without a body whose connection or HTTP/2 stream the origin dropped
+///   (libcurl's codes 16, 55, 56 and 92: a `GOAWAY`, a reset connection, a `REFUSED_STREAM`) is sent again, at
+///   most twice; a request whose body a caller streams is not (see `mayRetry(_:after:streaming:)`).
 /// - Redirects are not followed here: the cache must see each hop, so following them is the job of a
 ///   `RedirectInterceptor` outside the cache.
 /// - The transport frames each message itself: a caller's `Content-Length`, `Transfer-Encoding` and `TE`
@@ -95,7 +99,8 @@ public final class CurlTransport: HTTPTransport {
                 loops[$0].transfersInFlight.load(ordering: .relaxed) < loops[$1].transfersInFlight.load(ordering: .relaxed)
             } ?? 0
         }
-        guard configuration.httpVersion == .http2OverTLS, request.scheme == "https", let authority = request.authority
+        guard configuration.keepsHTTP2OriginsOnOneThread, configuration.httpVersion == .http2OverTLS,
+            request.scheme == "https", let authority = request.authority
         else { return (loops[leastLoaded()], nil) }
         let host = authority.lowercased()
         let origin = "https://" + (host.hasSuffix(":443") ? String(host.dropLast(4)) : host)
@@ -162,7 +167,28 @@ public final class CurlTransport: HTTPTransport {
         try await perform(request, context: context, streamingTo: stream)
     }
 
+    /// Runs the transfer, and sends it again when the origin dropped its connection or HTTP/2 stream under a
+    /// request that may be repeated (``mayRetry(_:after:streaming:)``).
     private func perform(
+        _ request: PipelineRequest,
+        context: InterceptorContext,
+        streamingTo stream: ResponseBodyStream?
+    ) async throws -> PipelineResponse {
+        var retries = 0
+        while true {
+            do {
+                return try await performOnce(request, context: context, streamingTo: stream)
+            } catch where retries < Self.connectionRetries && Self.mayRetry(request, after: error, streaming: stream != nil) {
+                retries += 1
+                context.logger.notice(
+                    "the origin dropped the connection or HTTP/2 stream; sending the request again",
+                    metadata: ["url": "\(request.head.scheme ?? "")://\(request.head.authority ?? "")\(request.head.path ?? "")", "error": "\(error)"]
+                )
+            }
+        }
+    }
+
+    private func performOnce(
         _ request: PipelineRequest,
         context: InterceptorContext,
         streamingTo stream: ResponseBodyStream?
