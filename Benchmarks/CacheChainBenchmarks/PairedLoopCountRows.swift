@@ -80,5 +80,6 @@ private func runPairedHTTP2ConnectionRows(plan: PairedPlan) async throws {
             precondition(response.cacheStatus == .miss && response.body.count == 512)
         }
     }
-    print("connections opened by both transports: \(origin.connectionCount) (1 for the default, 2 for one per thread)")
+    // More than 1 + 2: the origin's rapid-reset protection closes connections under this load (CurlConnectionRetryTests).
+    print("connections opened by both transports: \(origin.connectionCount)")
 }

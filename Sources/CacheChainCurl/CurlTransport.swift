@@ -180,7 +180,7 @@ public final class CurlTransport: HTTPTransport {
                 return try await performOnce(request, context: context, streamingTo: stream)
             } catch where retries < Self.connectionRetries && Self.mayRetry(request, after: error, streaming: stream != nil) {
                 retries += 1
-                context.logger.notice(
+                context.logger.debug(
                     "the origin dropped the connection or HTTP/2 stream; sending the request again",
                     metadata: ["url": "\(request.head.scheme ?? "")://\(request.head.authority ?? "")\(request.head.path ?? "")", "error": "\(error)"]
                 )
