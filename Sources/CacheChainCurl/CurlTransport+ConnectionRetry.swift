@@ -14,8 +14,8 @@ extension CurlTransport {
     /// `REFUSED_STREAM`, RFC 9113 §8.7). A refused or failed connection attempt (code 7) is not retried here.
     ///
     /// Only a safe method without a body (RFC 9110 §9.2.1: `GET`, `HEAD`, `OPTIONS`, `TRACE`) is sent again, and
-    /// only when no caller is reading the body as it arrives (part of it may have reached the caller). Such a
-    /// retry is what OkHttp and AsyncHTTPClient do for the same failures.
+    /// only when no caller is reading the body as it arrives (part of it may have reached the caller). OkHttp
+    /// retries such requests likewise (`retryOnConnectionFailure`, on by default).
     /// - Parameters:
     ///   - request: The request that failed.
     ///   - error: Its error.
