@@ -130,7 +130,7 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
-        // The network transport: libcurl's multi interface on one dedicated thread.
+        // The network transport: libcurl's multi interface on dedicated threads (one per core by default).
         .target(name: "CacheChainCurl", dependencies: ["CCurl", "CacheChainCore", "CacheChainPolicy", httpTypes, logging], swiftSettings: strictSettings),
         // A programmable HTTP/HTTPS origin on 127.0.0.1 (SwiftNIO + NIOSSL) for tests, the demo and benchmarks.
         .target(
