@@ -54,7 +54,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .responseHead: Seeds.responseHeads
         case .batchLine: Seeds.batchLines
         case .diskEntry: [DiskFuzzing.seedEntryFile(Seeds.entry)]
-        case .indexRow: [StorageFuzzing.seed(DiskFuzzing.seedMetadata(Seeds.entry), body: Seeds.body)]
+        case .indexRow: [StorageFuzzing.seed(EntryCodec.encodeMetadata(Seeds.entry), body: Seeds.body)]
         case .envelope: context.envelope.map { EncryptionFuzzing.seeds($0) } ?? []
         }
     }

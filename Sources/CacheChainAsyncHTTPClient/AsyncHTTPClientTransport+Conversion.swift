@@ -19,10 +19,7 @@ extension AsyncHTTPClientTransport {
         }
         var outgoing = HTTPClientRequest(url: "\(scheme)://\(authority)\(head.path ?? "/")")
         outgoing.method = HTTPMethod(rawValue: head.method.rawValue)
-        outgoing.headers.reserveCapacity(head.headerFields.count)
-        for field in head.headerFields {
-            outgoing.headers.add(name: field.name.rawName, value: field.value)
-        }
+        outgoing.headers.add(contentsOf: head.headerFields.lazy.map { ($0.name.rawName, $0.value) })
         if let body = request.body {
             if let bytes = body.inMemoryBytes {
                 outgoing.body = .bytes(ByteBuffer(bytes: bytes))

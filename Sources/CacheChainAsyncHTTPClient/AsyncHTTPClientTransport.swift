@@ -181,12 +181,3 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 }
-
-extension TimeAmount {
-    /// A NIO time amount of a Swift duration (nanosecond precision, clamped).
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        self = .nanoseconds(overflow ? .max : product.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue)
-    }
-}

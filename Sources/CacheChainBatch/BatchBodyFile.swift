@@ -1,5 +1,4 @@
 import CacheChainCore
-import Dispatch
 import Foundation
 
 #if canImport(Glibc)
@@ -23,15 +22,7 @@ enum BatchBodyFile {
         var failed: CacheChainError?
         do {
             try body.forEachChunk { chunk in
-                var offset = 0
-                while offset < chunk.count {
-                    let written = systemWrite(descriptor, chunk.baseAddress.map { $0 + offset }, chunk.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw failure(path, errno)
-                    }
-                    offset += written
-                }
+                if let code = writeAll(chunk, to: descriptor) { throw failure(path, code) }
             }
         } catch let error as CacheChainError {
             failed = error
@@ -49,15 +40,4 @@ enum BatchBodyFile {
     private static func failure(_ path: String, _ code: Int32) -> CacheChainError {
         CacheChainError(.storageFailed, "cannot write the response body to \(path): \(String(cString: strerror(code)))")
     }
-}
-
-/// `write(2)`, named apart from ``BatchBodyFile/write(_:requestID:directory:)``.
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.write(descriptor, bytes, count)
-    #elseif canImport(Musl)
-    Musl.write(descriptor, bytes, count)
-    #else
-    Darwin.write(descriptor, bytes, count)
-    #endif
 }

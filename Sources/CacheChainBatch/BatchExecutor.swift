@@ -1,7 +1,6 @@
 public import CacheChain
 import CacheChainCore
 import CacheChainPolicy
-import Dispatch
 import HTTPTypes
 
 /// Performs batch requests through one client (one cache for the whole process) and turns each outcome
@@ -17,14 +16,13 @@ import HTTPTypes
 ///   `body-too-large` error (``BatchBodyLimit``), never inlined.
 /// - Any other failure is an `{"id":N,"error":"…"}` reply; nothing is retried.
 ///
-/// Replies whose body is a file (a large download, a spooled or file-stored response) are built on a
-/// dispatch queue of the executor's own: reading and writing files never blocks Swift's cooperative pool.
+/// Replies whose body is a file (a large download, a spooled or file-stored response) are built on
+/// Dispatch's worker threads: reading and writing files never blocks Swift's cooperative pool.
 public struct BatchExecutor: Sendable {
     /// The client every request goes through.
     public let client: HTTPCacheClient
     /// How bodies too large for one reply line are delivered.
     public let bodyLimit: BatchBodyLimit
-    private let fileQueue = DispatchQueue(label: "cachechain.batch.body-files", attributes: .concurrent)
 
     /// Creates an executor.
     /// - Parameters:
@@ -67,27 +65,15 @@ public struct BatchExecutor: Sendable {
                     request: request.request.head
                 )
             }
-            let path = try await onFileQueue { () throws(CacheChainError) in
+            let path = try await OffPoolIO.run { () throws(CacheChainError) in
                 try BatchBodyFile.write(response.body, requestID: request.id, directory: directory)
             }
             return BatchReply(id: request.id, response: response, bodyFile: path)
         }
         guard response.body.file != nil else { return try BatchReply(id: request.id, response: response, method: method) }
-        return try await onFileQueue { () throws(CacheChainError) in
+        return try await OffPoolIO.run { () throws(CacheChainError) in
             try BatchReply(id: request.id, response: response, method: method)
         }
-    }
-
-    /// Runs blocking file work on the executor's queue and resumes with its result.
-    private func onFileQueue<T: Sendable>(_ work: @escaping @Sendable () throws(CacheChainError) -> T) async throws(CacheChainError) -> T {
-        let result: Result<T, CacheChainError> = await withCheckedContinuation { continuation in
-            fileQueue.async {
-                do throws(CacheChainError) { continuation.resume(returning: .success(try work())) } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-        }
-        return try result.get()
     }
 
     private func send(_ request: BatchRequest) async throws -> PipelineResponse {

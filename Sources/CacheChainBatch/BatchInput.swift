@@ -69,13 +69,8 @@ public enum BatchInput: Sendable, Hashable {
     }
 
     private static func request(id: Int64, from value: JSONValue) throws(BatchLineError) -> BatchRequest {
-        let method: HTTPRequest.Method
-        switch value["method"] {
-        case nil, .null?: method = .get
-        case .string(let text)?:
-            guard let parsed = HTTPRequest.Method(text) else { throw BatchLineError("'\(text)' is not a valid method") }
-            method = parsed
-        default: throw BatchLineError("method is not a string")
+        let method = try parsed(value["method"], "method", default: HTTPRequest.Method.get, { HTTPRequest.Method($0) }) {
+            "'\($0)' is not a valid method"
         }
         guard case .string(let url)? = value["url"] else { throw BatchLineError("a request needs a string url") }
         var head: HTTPRequest
@@ -103,27 +98,29 @@ public enum BatchInput: Sendable, Hashable {
     }
 
     private static func cacheMode(_ value: JSONValue?) throws(BatchLineError) -> BatchCacheMode {
-        switch value {
-        case nil, .null?: return .default
-        case .string(let text)?:
-            guard let mode = BatchCacheMode(rawValue: text) else {
-                let known = BatchCacheMode.allCases.map(\.rawValue).joined(separator: ", ")
-                throw BatchLineError("unknown cache_mode '\(text)' (expected one of \(known))")
-            }
-            return mode
-        default: throw BatchLineError("cache_mode is not a string")
+        try parsed(value, "cache_mode", default: BatchCacheMode.default, { BatchCacheMode(rawValue: $0) }) { text in
+            let known = BatchCacheMode.allCases.map(\.rawValue).joined(separator: ", ")
+            return "unknown cache_mode '\(text)' (expected one of \(known))"
         }
     }
 
     private static func redirect(_ value: JSONValue?) throws(BatchLineError) -> RedirectInterceptor.Mode {
+        try parsed(value, "redirect", default: RedirectInterceptor.Mode.follow, { RedirectInterceptor.Mode(rawValue: $0) }) {
+            "unsupported redirect '\($0)' (expected follow or manual)"
+        }
+    }
+
+    /// The member `name`, a string that `parse` reads; `fallback` when it is absent or null.
+    /// - Throws: ``BatchLineError``: `name` is not a string, or `invalid`'s message for a string `parse` rejects.
+    private static func parsed<Value>(
+        _ value: JSONValue?, _ name: String, default fallback: Value, _ parse: (String) -> Value?, invalid: (String) -> String
+    ) throws(BatchLineError) -> Value {
         switch value {
-        case nil, .null?: return .follow
+        case nil, .null?: return fallback
         case .string(let text)?:
-            guard let mode = RedirectInterceptor.Mode(rawValue: text) else {
-                throw BatchLineError("unsupported redirect '\(text)' (expected follow or manual)")
-            }
-            return mode
-        default: throw BatchLineError("redirect is not a string")
+            guard let result = parse(text) else { throw BatchLineError(invalid(text)) }
+            return result
+        default: throw BatchLineError("\(name) is not a string")
         }
     }
 

@@ -1,14 +1,6 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Writes protocol lines to a file descriptor (stdout) from one serial queue, off Swift's cooperative
 /// pool: each line and its line break go out in one piece, in the order they were queued.
 ///
@@ -31,25 +23,15 @@ public final class FileDescriptorOutput: BatchOutput {
     /// Queues one line.
     /// - Parameter line: The line, without a line break.
     public func write(line: String) {
-        var bytes = Array(line.utf8)
-        bytes.append(UInt8(ascii: "\n"))
-        queue.async { [self, bytes] in
-            guard !hasFailed else { return }
-            if !Self.writeAll(bytes, to: descriptor) { failed.store(true, ordering: .releasing) }
-        }
+        enqueue(line)
     }
 
     /// Writes one line and returns once it has been written (or dropped after a failure), in order with the
     /// lines queued before it.
     /// - Parameter line: The line, without a line break.
     public func writeAndWait(line: String) async {
-        var bytes = Array(line.utf8)
-        bytes.append(UInt8(ascii: "\n"))
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async { [self, bytes] in
-                if !hasFailed, !Self.writeAll(bytes, to: descriptor) { failed.store(true, ordering: .releasing) }
-                continuation.resume()
-            }
+            enqueue(line) { continuation.resume() }
         }
     }
 
@@ -60,18 +42,15 @@ public final class FileDescriptorOutput: BatchOutput {
         }
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += written
+    /// Queues `line` and its line break on the output queue, then `done` (run also when the line is dropped).
+    private func enqueue(_ line: String, then done: (@Sendable () -> Void)? = nil) {
+        var bytes = Array(line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        queue.async { [self, bytes] in
+            if !hasFailed, bytes.withUnsafeBytes({ writeAll($0, to: descriptor) }) != nil {
+                failed.store(true, ordering: .releasing)
             }
-            return true
+            done?()
         }
     }
 }

@@ -75,13 +75,7 @@ extension HTTPCacheClient {
     private static func stop(_ stream: ResponseBodyStream, group: inout ThrowingTaskGroup<Void, any Error>) async {
         stream.abandon()
         group.cancelAll()
-        while true {
-            do {
-                guard try await group.next() != nil else { return }
-            } catch {
-                continue
-            }
-        }
+        try? await group.waitForAll()
     }
 
     /// A response whose body is read while it arrives, handed to the closure of

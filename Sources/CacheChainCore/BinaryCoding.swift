@@ -61,11 +61,10 @@ package struct BinaryWriter {
     }
 }
 
-/// Reads what ``BinaryWriter`` wrote, bounds-checked: damaged input is an `integrity-check-failed` error
-/// naming what was being read, never a crash.
+/// Reads what ``BinaryWriter`` wrote in little-endian order (the disk format), bounds-checked: damaged input is
+/// an `integrity-check-failed` error naming what was being read, never a crash.
 package struct BinaryReader {
     private let buffer: UnsafeRawBufferPointer
-    private let byteOrder: BinaryByteOrder
     private let subject: String
     /// The offset of the next byte to read.
     package private(set) var position = 0
@@ -73,11 +72,9 @@ package struct BinaryReader {
     /// Creates a reader.
     /// - Parameters:
     ///   - buffer: The bytes; they must outlive the reader.
-    ///   - byteOrder: The byte order of integers.
     ///   - subject: What the bytes are, for errors (e.g. "a disk cache entry's metadata").
-    package init(_ buffer: UnsafeRawBufferPointer, byteOrder: BinaryByteOrder, subject: String) {
+    package init(_ buffer: UnsafeRawBufferPointer, subject: String) {
         self.buffer = buffer
-        self.byteOrder = byteOrder
         self.subject = subject
     }
 
@@ -105,16 +102,14 @@ package struct BinaryReader {
     package mutating func u32() throws(CacheChainError) -> UInt32 {
         guard buffer.count - position >= 4 else { throw malformed() }
         defer { position += 4 }
-        let value = buffer.loadUnaligned(fromByteOffset: position, as: UInt32.self)
-        return byteOrder == .littleEndian ? UInt32(littleEndian: value) : UInt32(bigEndian: value)
+        return UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: position, as: UInt32.self))
     }
 
     /// Reads a 64-bit integer.
     package mutating func u64() throws(CacheChainError) -> UInt64 {
         guard buffer.count - position >= 8 else { throw malformed() }
         defer { position += 8 }
-        let value = buffer.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-        return byteOrder == .littleEndian ? UInt64(littleEndian: value) : UInt64(bigEndian: value)
+        return UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: position, as: UInt64.self))
     }
 
     /// Reads `count` bytes as they are.

@@ -103,12 +103,7 @@ public final class BodyFileWriter {
     /// - Throws: ``CacheChainError`` with code ``CacheChainError/Code/storageFailed`` when the write fails.
     public func append(_ bytes: [UInt8]) throws(CacheChainError) {
         let result: Result<Void, CacheChainError> = bytes.withUnsafeBytes { buffer in
-            do throws(CacheChainError) {
-                try append(buffer)
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
+            Result { () throws(CacheChainError) in try append(buffer) }
         }
         try result.get()
     }

@@ -64,9 +64,6 @@ package final class BodySpool {
         writer?.file.discard()
     }
 
-    /// The number of bytes received so far.
-    package var count: Int { received }
-
     /// Appends the next bytes of the body.
     /// - Parameter bytes: The bytes, in order.
     /// - Throws: ``CacheChainError`` `transport-failed` when the body exceeds ``Limits/maximumBodySize``, or

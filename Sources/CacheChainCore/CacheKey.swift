@@ -115,14 +115,10 @@ public struct CacheKey: Sendable, Hashable, Codable, Comparable, CustomStringCon
     }
 
     private static func normalizeAuthority(_ authority: String, scheme: String) -> String {
-        // Byte-wise suffix tests: `String.hasSuffix` compares Unicode-canonically, and this runs on every lookup.
-        if scheme == "http", authority.utf8.count >= 3, authority.utf8.reversed().starts(with: ":80".utf8.reversed()) {
-            return String(authority.dropLast(3))
-        }
-        if scheme == "https", authority.utf8.count >= 4, authority.utf8.reversed().starts(with: ":443".utf8.reversed()) {
-            return String(authority.dropLast(4))
-        }
-        return authority
+        // A byte-wise suffix test: `String.hasSuffix` compares Unicode-canonically, and this runs on every lookup.
+        let defaultPort: String? = scheme == "http" ? ":80" : scheme == "https" ? ":443" : nil
+        guard let defaultPort, authority.utf8.reversed().starts(with: defaultPort.utf8.reversed()) else { return authority }
+        return String(authority.dropLast(defaultPort.utf8.count))
     }
 
     // Keys are built on every lookup and store: the common case (ASCII, already in canonical case, no
@@ -130,21 +126,13 @@ public struct CacheKey: Sendable, Hashable, Codable, Comparable, CustomStringCon
 
     /// `text.lowercased()`, without a copy when it is ASCII with no capital letter.
     private static func lowercased(_ text: String) -> String {
-        var needsMapping = false
-        for byte in text.utf8 where byte >= 0x80 || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) {
-            needsMapping = true
-            break
-        }
+        let needsMapping = text.utf8.contains { $0 >= 0x80 || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
         return needsMapping ? text.lowercased() : text
     }
 
     /// `text.uppercased()`, without a copy when it is ASCII with no small letter.
     private static func uppercased(_ text: String) -> String {
-        var needsMapping = false
-        for byte in text.utf8 where byte >= 0x80 || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) {
-            needsMapping = true
-            break
-        }
+        let needsMapping = text.utf8.contains { $0 >= 0x80 || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) }
         return needsMapping ? text.uppercased() : text
     }
 

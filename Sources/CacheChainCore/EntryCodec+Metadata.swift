@@ -44,7 +44,7 @@ extension EntryCodec {
         body: HTTPBody,
         subject: String
     ) throws(CacheChainError) -> CacheEntry {
-        var reader = BinaryReader(bytes, byteOrder: .littleEndian, subject: subject)
+        var reader = BinaryReader(bytes, subject: subject)
         let key = try decodeKey(&reader)
         let variantKey = try reader.string()
         guard let method = HTTPRequest.Method(try reader.string()) else { throw reader.malformed("request method") }
@@ -108,7 +108,7 @@ extension EntryCodec {
     /// - Returns: The key, or `nil` when the bytes are not exactly one encoded key.
     package static func decodeKey(_ bytes: [UInt8]) -> CacheKey? {
         bytes.withUnsafeBytes { raw in
-            var reader = BinaryReader(raw, byteOrder: .littleEndian, subject: "a stored cache key")
+            var reader = BinaryReader(raw, subject: "a stored cache key")
             guard let key = try? decodeKey(&reader), reader.isAtEnd else { return nil }
             return key
         }

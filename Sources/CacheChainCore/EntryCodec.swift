@@ -52,7 +52,7 @@ package enum EntryCodec {
         ///   - subject: What the bytes are, for errors (e.g. "a disk cache entry file").
         /// - Throws: `integrity-check-failed` when the bytes are too short, foreign, or of another format version.
         package init(_ bytes: UnsafeRawBufferPointer, subject: String) throws(CacheChainError) {
-            var reader = BinaryReader(bytes, byteOrder: .littleEndian, subject: subject)
+            var reader = BinaryReader(bytes, subject: subject)
             guard bytes.count >= headerSize else { throw reader.malformed("truncated header") }
             guard try reader.u32() == magic else {
                 throw CacheChainError(.integrityCheckFailed, "\(subject) is not a CacheChain entry (no CCDE magic)")

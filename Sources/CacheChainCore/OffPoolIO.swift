@@ -15,11 +15,7 @@ package enum OffPoolIO {
     ) async throws(CacheChainError) -> Result {
         let outcome: Swift.Result<Result, CacheChainError> = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .utility).async {
-                do throws(CacheChainError) {
-                    continuation.resume(returning: .success(try work()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
+                continuation.resume(returning: Swift.Result { () throws(CacheChainError) in try work() })
             }
         }
         return try outcome.get()

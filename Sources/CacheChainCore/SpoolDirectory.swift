@@ -71,15 +71,9 @@ package enum SpoolDirectory {
     }
 
     private static func sweepFiles(in directory: String) {
-        // A record is only as long as its name (`d_reclen`): read the name in place, never the whole
-        // 256-byte `d_name` array, which may run past the end of the buffer readdir filled.
-        guard let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name), let handle = opendir(directory) else { return }
-        defer { closedir(handle) }
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        while let item = readdir(handle) {
-            let name = String(cString: (UnsafeRawPointer(item) + nameOffset).assumingMemoryBound(to: CChar.self))
-            guard isSpoolFileName(name) else { continue }
+        for name in DirectoryListing.names(in: directory) where isSpoolFileName(name) {
             let path = "\(directory)/\(name)"
             var status = stat()
             guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid(),

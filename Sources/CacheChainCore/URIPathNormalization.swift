@@ -1,3 +1,5 @@
+import CacheChainPolicy
+
 /// RFC 3986 normalization of a request target's path and query (`/a/./b/../c?x=%7e`), for cache keys:
 /// equivalent targets get one key, the one the request is fetched under.
 ///
@@ -22,7 +24,7 @@ enum URIPathNormalization {
             pathBytes = normalizingPercentEncodings(pathBytes)
             queryBytes = normalizingPercentEncodings(queryBytes)
         }
-        pathBytes = removingDotSegments(pathBytes)
+        pathBytes = URIReference.removingDotSegments(pathBytes)
         if pathBytes.isEmpty { pathBytes = [slash] }
         return String(decoding: pathBytes + queryBytes, as: UTF8.self)
     }
@@ -74,42 +76,6 @@ enum URIPathNormalization {
             index += 3
         }
         return result
-    }
-
-    /// RFC 3986 §5.2.4 `remove_dot_segments`.
-    static func removingDotSegments(_ path: [UInt8]) -> [UInt8] {
-        var input = path[...]
-        var output: [UInt8] = []
-        func startsWith(_ prefix: String) -> Bool { input.starts(with: prefix.utf8) }
-        func isExactly(_ text: String) -> Bool { input.elementsEqual(text.utf8) }
-        func removeLastSegment() {
-            if let last = output.lastIndex(of: slash) { output.removeSubrange(last...) } else { output.removeAll() }
-        }
-        while !input.isEmpty {
-            if startsWith("../") {
-                input = input.dropFirst(3)
-            } else if startsWith("./") {
-                input = input.dropFirst(2)
-            } else if startsWith("/./") {
-                input = input.dropFirst(2)
-            } else if isExactly("/.") {
-                input = [slash][...]
-            } else if startsWith("/../") {
-                input = input.dropFirst(3)
-                removeLastSegment()
-            } else if isExactly("/..") {
-                input = [slash][...]
-                removeLastSegment()
-            } else if isExactly(".") || isExactly("..") {
-                input = []
-            } else {
-                // Move the first segment, with its leading "/", to the output.
-                let segmentEnd = input.dropFirst().firstIndex(of: slash) ?? input.endIndex
-                output += input[..<segmentEnd]
-                input = input[segmentEnd...]
-            }
-        }
-        return output
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -1,4 +1,5 @@
 import CCurl
+import CacheChainPolicy
 
 /// The content codings libcurl can decode in this process (RFC 9110 §8.4.1), from the features it was
 /// built with: `gzip`/`x-gzip` and `deflate` with zlib, `br` with brotli, `zstd` with zstd; `identity` always.
@@ -23,18 +24,8 @@ enum CurlContentCodings {
     /// - Returns: `false` when one of its codings is not decodable here.
     static func canDecode(_ value: [UInt8]) -> Bool {
         String(decoding: value, as: UTF8.self).split(separator: ",").allSatisfy { coding in
-            let name = coding.trimmingCharacters(in: " \t").lowercased()
+            let name = coding.trimmingOWS().lowercased()
             return name.isEmpty || decodable.contains(name)
         }
-    }
-}
-
-extension Substring {
-    /// The text without leading and trailing characters of `set`.
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        var slice = self
-        while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
-        while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
-        return String(slice)
     }
 }

@@ -56,9 +56,8 @@ final class CurlMultiLoop: TaskExecutor, Sendable {
 
         func takeAll() -> [Command] {
             state.withLock { state in
-                var taken: [Command] = []
-                swap(&taken, &state.pending)
-                return taken
+                defer { state.pending = [] }
+                return state.pending
             }
         }
 
@@ -70,9 +69,8 @@ final class CurlMultiLoop: TaskExecutor, Sendable {
         func close() -> [Command] {
             state.withLock { state in
                 state.closed = true
-                var taken: [Command] = []
-                swap(&taken, &state.pending)
-                return taken
+                defer { state.pending = [] }
+                return state.pending
             }
         }
     }

@@ -7,14 +7,13 @@ import HTTPTypes
 /// new status line are trailer fields (a chunked body's, RFC 9112 §7.1.2), which libcurl reports through the
 /// same callback. They are counted and dropped, never merged into the header section: a trailer must not
 /// change how the response is cached (RFC 9110 §6.5.1). Obsolete line folding is joined to the previous
-/// value; lines that are not `name: value` with a valid field name are counted and skipped, never fatal.
+/// value; lines that are not `name: value` with a valid field name are skipped, never fatal.
 /// Field values keep their bytes as received (RFC 9110 §5.5 `obs-text` included): a value that is not UTF-8
 /// (e.g. Latin-1) reaches the application and the cache unchanged, readable with
 /// `HTTPField.withUnsafeBytesOfValue`.
 struct CurlResponseHead {
     private(set) var status = 0
     private(set) var fields: [(name: String, value: [UInt8])] = []
-    private(set) var malformedLines = 0
     /// Trailer field lines seen (and dropped) after the final header section.
     private(set) var trailerLines = 0
     private var isSectionComplete = false
@@ -45,10 +44,7 @@ struct CurlResponseHead {
             fields.append((last.name, last.value + [Self.space] + Self.trimmed(line[...])))
             return
         }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-            malformedLines += 1
-            return
-        }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
         let name = String(decoding: line[..<colon], as: UTF8.self)
         fields.append((name, Self.trimmed(line[(colon + 1)...])))
     }

@@ -61,10 +61,7 @@ final class OriginAffinity: Sendable {
     ///   - origin: The origin.
     func record(_ version: CurlTransport.NegotiatedHTTPVersion?, for origin: String) {
         guard version == .http1_0 || version == .http1_1 else { return }
-        placements.withLock { placements in
-            guard placements[origin] != .spread else { return }
-            placements[origin] = .spread
-        }
+        placements.withLock { $0[origin] = .spread }
     }
 
     /// Where `origin`'s transfers go now; `nil` for an origin not seen yet (for tests).

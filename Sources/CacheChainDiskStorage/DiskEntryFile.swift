@@ -84,14 +84,7 @@ enum DiskEntryFile {
         _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(CacheChainError) -> Void
     ) throws(CacheChainError) {
         let result: Result<Void, CacheChainError> = first.withUnsafeBytes { one in
-            second.withUnsafeBytes { two in
-                do throws(CacheChainError) {
-                    try body(one, two)
-                    return .success(())
-                } catch {
-                    return .failure(error)
-                }
-            }
+            second.withUnsafeBytes { two in Result { () throws(CacheChainError) in try body(one, two) } }
         }
         try result.get()
     }
@@ -116,7 +109,7 @@ enum DiskEntryFile {
     ) throws(CacheChainError) -> Contents {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw CacheChainError(.bodyUnreadable, "cannot open the entry file \(path): \(POSIXFile.errorText)")
+            throw CacheChainError(.bodyUnreadable, "cannot open the entry file \(path): \(SystemCallFailure(code: errno))")
         }
         defer { close(descriptor) }
         var status = stat()
@@ -206,7 +199,7 @@ enum DiskEntryFile {
             let result = pread(descriptor, base + done, buffer.count - done, off_t(offset + done))
             if result < 0 {
                 if errno == EINTR { continue }
-                throw CacheChainError(.bodyUnreadable, "reading the entry file \(path) failed: \(POSIXFile.errorText)")
+                throw CacheChainError(.bodyUnreadable, "reading the entry file \(path) failed: \(SystemCallFailure(code: errno))")
             }
             if result == 0 { throw damaged(path, "ended early (truncated)") }
             done += result

@@ -28,7 +28,7 @@ extension DiskIndex {
 
     /// Rows of every entry, or of the entries having a userInfo value named `tag`.
     func rows(tagged tag: String? = nil, _ visit: (Row) -> Void) throws(CacheChainError) {
-        let columns = "e.id, e.checksum, e.meta, e.body, e.file, e.body_length, e.last_used"
+        let columns = "e.id, e.meta, e.body, e.file, e.body_length, e.checksum, e.last_used"
         let statement: SQLiteStatement
         if let tag {
             statement = try database.prepare("SELECT \(columns) FROM tags t JOIN entries e ON e.id = t.entry_id WHERE t.name = ?1")
@@ -37,35 +37,17 @@ extension DiskIndex {
             statement = try database.prepare("SELECT \(columns) FROM entries e")
         }
         defer { statement.finish() }
-        while try statement.step() {
-            visit(Row(
-                id: statement.integer(0),
-                meta: statement.blob(2),
-                body: statement.isNull(3) ? nil : statement.blob(3),
-                file: statement.text(4),
-                bodyLength: Int(statement.integer(5)),
-                checksum: UInt64(bitPattern: statement.integer(1)),
-                lastUsed: statement.integer(6)
-            ))
-        }
+        while try statement.step() { visit(Row(statement)) }
     }
 
     /// The metadata of one row per distinct key.
     func oneMetaPerKey() throws(CacheChainError) -> [[UInt8]] {
-        let statement = try database.prepare("SELECT meta FROM entries GROUP BY key")
-        defer { statement.finish() }
-        var metas: [[UInt8]] = []
-        while try statement.step() { metas.append(statement.blob(0)) }
-        return metas
+        try database.prepare("SELECT meta FROM entries GROUP BY key").collect { $0.blob(0) }
     }
 
     /// Runs `PRAGMA quick_check` (or `integrity_check`); returns SQLite's verdict lines (`["ok"]` when sound).
     func check(thorough: Bool = true) throws(CacheChainError) -> [String] {
-        let statement = try database.prepare(thorough ? "PRAGMA integrity_check" : "PRAGMA quick_check")
-        defer { statement.finish() }
-        var lines: [String] = []
-        while try statement.step() { lines.append(statement.text(0) ?? "") }
-        return lines
+        try database.prepare(thorough ? "PRAGMA integrity_check" : "PRAGMA quick_check").collect { $0.text(0) ?? "" }
     }
 
     /// The sum of sizes and the row count, computed from the rows (to check the `totals` row).
@@ -78,10 +60,6 @@ extension DiskIndex {
 
     /// Every entry file name the index references.
     func referencedFiles() throws(CacheChainError) -> [String] {
-        let statement = try database.prepare("SELECT file FROM entries WHERE file IS NOT NULL")
-        defer { statement.finish() }
-        var files: [String] = []
-        while try statement.step() { if let file = statement.text(0) { files.append(file) } }
-        return files
+        try database.prepare("SELECT file FROM entries WHERE file IS NOT NULL").collect { $0.text(0) }
     }
 }

@@ -11,6 +11,18 @@ extension DiskIndex {
         var checksum: UInt64
         /// The last use recorded in the index (a microsecond stamp).
         var lastUsed: Int64
+
+        /// Reads the statement's current row, whose columns are `id, meta, body, file, body_length, checksum,
+        /// last_used` in that order.
+        init(_ statement: SQLiteStatement) {
+            id = statement.integer(0)
+            meta = statement.blob(1)
+            body = statement.isNull(2) ? nil : statement.blob(2)
+            file = statement.text(3)
+            bodyLength = Int(statement.integer(4))
+            checksum = UInt64(bitPattern: statement.integer(5))
+            lastUsed = statement.integer(6)
+        }
     }
 
     /// Every variant of `key`.
@@ -24,20 +36,7 @@ extension DiskIndex {
 
     /// Reads every row a reset lookup statement returns, then finishes it.
     func rows(of statement: SQLiteStatement) throws(CacheChainError) -> [Row] {
-        defer { statement.finish() }
-        var rows: [Row] = []
-        while try statement.step() {
-            rows.append(Row(
-                id: statement.integer(0),
-                meta: statement.blob(1),
-                body: statement.isNull(2) ? nil : statement.blob(2),
-                file: statement.text(3),
-                bodyLength: Int(statement.integer(4)),
-                checksum: UInt64(bitPattern: statement.integer(5)),
-                lastUsed: statement.integer(6)
-            ))
-        }
-        return rows
+        try statement.collect { Row($0) }
     }
 
     struct NewRow {
@@ -123,12 +122,7 @@ extension DiskIndex {
     func collectFiles(_ statement: SQLiteStatement, _ values: [SQLiteValue]) throws(CacheChainError) -> [String] {
         try statement.reset()
         for (offset, value) in values.enumerated() { try statement.bind(value, at: Int32(offset + 1)) }
-        defer { statement.finish() }
-        var files: [String] = []
-        while try statement.step() {
-            if let file = statement.text(0) { files.append(file) }
-        }
-        return files
+        return try statement.collect { $0.text(0) }
     }
 
     func totals() throws(CacheChainError) -> (bytes: Int, count: Int) {
@@ -151,12 +145,7 @@ extension DiskIndex {
     /// The 64 least recently used rows but `excluded`: id, size, metadata and entry file.
     func victims(excluding excluded: Int64) throws(CacheChainError) -> [(id: Int64, size: Int, meta: [UInt8], file: String?)] {
         try victimsStatement.reset(.integer(excluded))
-        defer { victimsStatement.finish() }
-        var rows: [(id: Int64, size: Int, meta: [UInt8], file: String?)] = []
-        while try victimsStatement.step() {
-            rows.append((victimsStatement.integer(0), Int(victimsStatement.integer(1)), victimsStatement.blob(2), victimsStatement.text(3)))
-        }
-        return rows
+        return try victimsStatement.collect { (id: $0.integer(0), size: Int($0.integer(1)), meta: $0.blob(2), file: $0.text(3)) }
     }
 
     func touch(id: Int64, at time: Int64) throws(CacheChainError) {

@@ -31,12 +31,7 @@ extension DiskIndex {
     /// - Complexity: O(log n + s) for s distinct lists (almost always one).
     func varySpecs(key: String) throws(CacheChainError) -> [String] {
         try varySpecsStatement.reset(.text(key))
-        defer { varySpecsStatement.finish() }
-        var specs: [String] = []
-        while try varySpecsStatement.step() {
-            if let spec = varySpecsStatement.text(0) { specs.append(spec) }
-        }
-        return specs
+        return try varySpecsStatement.collect { $0.text(0) }
     }
 
     /// The number of variants stored for `key`.
@@ -54,14 +49,6 @@ extension DiskIndex {
         try leastRecentVariantsStatement.reset(
             .integer(slots.lowerBound), .integer(slots.upperBound), .text(key), .integer(Int64(limit))
         )
-        defer { leastRecentVariantsStatement.finish() }
-        var rows: [(id: Int64, size: Int, meta: [UInt8])] = []
-        while try leastRecentVariantsStatement.step() {
-            rows.append((
-                leastRecentVariantsStatement.integer(0), Int(leastRecentVariantsStatement.integer(1)),
-                leastRecentVariantsStatement.blob(2)
-            ))
-        }
-        return rows
+        return try leastRecentVariantsStatement.collect { (id: $0.integer(0), size: Int($0.integer(1)), meta: $0.blob(2)) }
     }
 }

@@ -57,8 +57,8 @@ extension DiskStorage {
 
     /// Deletes every entry file (the bulk of a cache's space), for ``removeAll()`` on a full disk.
     func removeAllEntryFiles() {
-        for shard in POSIXFile.list(root) where shard.utf8.count == 2 {
-            for name in POSIXFile.list("\(root)/\(shard)") { POSIXFile.remove("\(root)/\(shard)/\(name)") }
+        for shard in DirectoryListing.names(in: root) where shard.utf8.count == 2 {
+            for name in DirectoryListing.names(in: "\(root)/\(shard)") { POSIXFile.remove("\(root)/\(shard)/\(name)") }
         }
     }
 }

@@ -60,11 +60,6 @@ package enum DiskFuzzing {
         }
     }
 
-    /// An entry's metadata as an index row or entry file holds it, for the seed corpus.
-    package static func seedMetadata(_ entry: CacheEntry) -> [UInt8] {
-        EntryCodec.encodeMetadata(entry)
-    }
-
     /// An entry file holding `entry` (in-memory body), for the seed corpus.
     package static func seedEntryFile(_ entry: CacheEntry) -> [UInt8] {
         let meta = EntryCodec.encodeMetadata(entry)

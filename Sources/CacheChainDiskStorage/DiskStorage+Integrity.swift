@@ -48,9 +48,4 @@ extension DiskStorage {
             return IntegrityReport(checkedEntries: checked, problems: problems)
         }
     }
-
-    /// The entry file names the index references (for tests).
-    func referencedFiles() throws(CacheChainError) -> [String] {
-        try index.referencedFiles()
-    }
 }

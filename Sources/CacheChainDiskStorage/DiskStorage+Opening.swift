@@ -75,7 +75,7 @@ extension DiskStorage {
         try OwnerOnlyAccess.restrict("\(directory)/\(formatFileName)")
         try OwnerOnlyAccess.restrict(root)
         try OwnerOnlyAccess.restrict(root + "/tmp")
-        for name in POSIXFile.list(root) where name.utf8.count == 2 {
+        for name in DirectoryListing.names(in: root) where name.utf8.count == 2 {
             try OwnerOnlyAccess.restrict("\(root)/\(name)")
         }
         for suffix in ["", "-wal", "-shm"] { try OwnerOnlyAccess.restrict(root + "/index.sqlite" + suffix) }
@@ -110,7 +110,7 @@ extension DiskStorage {
     /// Deletes temporary files older than the grace period (left by killed writers).
     static func sweepTemporaryFiles(_ root: String, grace: Duration) {
         let limit = POSIXFile.now() - graceSeconds(grace)
-        for name in POSIXFile.list(root + "/tmp") {
+        for name in DirectoryListing.names(in: root + "/tmp") {
             let path = "\(root)/tmp/\(name)"
             if let time = POSIXFile.modificationTime(path), time <= limit { POSIXFile.remove(path) }
         }
@@ -126,7 +126,7 @@ extension DiskStorage {
         let hex = Array("0123456789abcdef")
         let directory = "\(root)/\(hex[shard >> 4])\(hex[shard & 15])"
         let limit = POSIXFile.now() - Self.graceSeconds(configuration.orphanGracePeriod)
-        for name in POSIXFile.list(directory) {
+        for name in DirectoryListing.names(in: directory) {
             let path = "\(directory)/\(name)"
             try? OwnerOnlyAccess.restrict(path)
             guard let time = POSIXFile.modificationTime(path), time <= limit else { continue }

@@ -16,16 +16,10 @@ struct SystemCallFailure: Error, CustomStringConvertible {
 
 /// Thin, typed wrappers over the POSIX calls the disk backend makes.
 enum POSIXFile {
-    /// The text of the current `errno`.
-    static var errorText: String {
-        let code = errno
-        return "\(String(cString: strerror(code))) (errno \(code))"
-    }
-
     static func failure(_ doing: String) -> CacheChainError {
-        let code = errno
+        let system = SystemCallFailure(code: errno)
         var hint = ""
-        switch code {
+        switch system.code {
         case ENOSPC, EDQUOT: hint = "; the disk is full"
         case EFBIG: hint = "; the file size limit was reached"
         case EROFS, EACCES, EPERM: hint = "; the cache directory is not writable"
@@ -33,7 +27,7 @@ enum POSIXFile {
         case ENOTDIR, EISDIR: hint = "; a file or directory in the cache was replaced by something else"
         default: break
         }
-        return CacheChainError(.storageFailed, "\(doing) failed: \(errorText)\(hint)", underlying: SystemCallFailure(code: code))
+        return CacheChainError(.storageFailed, "\(doing) failed: \(system)\(hint)", underlying: system)
     }
 
     /// Creates a directory and its missing parents, each readable by its owner only (mode 0700).
@@ -88,20 +82,6 @@ enum POSIXFile {
 
     static func move(_ from: String, _ to: String) throws(CacheChainError) {
         guard rename(from, to) == 0 else { throw failure("renaming an entry file into \(to)") }
-    }
-
-    /// The names in a directory (without `.` and `..`); empty when it cannot be read.
-    static func list(_ path: String) -> [String] {
-        // A record is only as long as its name: read it in place, never the whole 256-byte `d_name` array,
-        // which may run past the end of the buffer readdir filled (a crash seen on a large /tmp).
-        guard let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name), let directory = opendir(path) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let item = readdir(directory) {
-            let name = String(cString: (UnsafeRawPointer(item) + nameOffset).assumingMemoryBound(to: CChar.self))
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
     }
 
     /// 8 random bytes as 16 hex digits: unique temporary and entry file names.

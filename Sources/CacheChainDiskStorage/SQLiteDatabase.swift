@@ -23,7 +23,6 @@ struct SQLiteFailure: Error, CustomStringConvertible {
 
 /// One SQLite connection, owned by one ``DiskStorage`` and used only on its queue (not thread-safe, never shared).
 final class SQLiteDatabase {
-    let path: String
     private let handle: OpaquePointer
 
     /// Opens (creating if needed) a database file; or opens it for reading only.
@@ -54,7 +53,6 @@ final class SQLiteDatabase {
                 underlying: SQLiteFailure(code: result & 0xff, message: message)
             )
         }
-        self.path = path
         self.handle = handle
         sqlite3_extended_result_codes(handle, 0)
     }
@@ -183,8 +181,17 @@ final class SQLiteStatement {
         sqlite3_reset(handle)
     }
 
+    /// Reads every remaining row through `row`, keeping its non-`nil` results, then finishes the statement.
+    func collect<T>(_ row: (SQLiteStatement) -> T?) throws(CacheChainError) -> [T] {
+        defer { finish() }
+        var rows: [T] = []
+        while try step() {
+            if let value = row(self) { rows.append(value) }
+        }
+        return rows
+    }
+
     func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
-    func real(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
     func text(_ column: Int32) -> String? {

@@ -141,14 +141,8 @@ public final class CacheChainURLCache: URLCache, @unchecked Sendable {  // invar
     ///   storage cannot be read; the failure is logged).
     public override func cachedResponse(for request: URLRequest) -> CachedURLResponse? {
         guard let head = request.httpRequest, let url = request.url else { return nil }
-        let client = client
-        do {
-            let cached = try BlockingCall.run { try await client.cachedResponse(for: head) }
-            return cached?.cachedURLResponse(for: url)
-        } catch {
-            logFailure("read", error)
-            return nil
-        }
+        let cached: CachedResponse? = storageCall("read") { client in try await client.cachedResponse(for: head) } ?? nil
+        return cached?.cachedURLResponse(for: url)
     }
 
     /// Stores a response for a request, as given: `URLCache.storeCachedResponse(_:for:)`.
@@ -163,45 +157,25 @@ public final class CacheChainURLCache: URLCache, @unchecked Sendable {  // invar
         guard let head = request.httpRequest,
             let cached = CachedResponse(cachedResponse, requestTime: client.configuration.clock.now())
         else { return }
-        let client = client
-        do {
-            try BlockingCall.run { try await client.storeCachedResponse(cached, for: head) }
-        } catch {
-            logFailure("store", error)
-        }
+        storageCall("store") { client in try await client.storeCachedResponse(cached, for: head) }
     }
 
     /// Removes the stored response for a request (every variant of its key): `URLCache.removeCachedResponse(for:)`.
     /// - Parameter request: The request.
     public override func removeCachedResponse(for request: URLRequest) {
         guard let head = request.httpRequest else { return }
-        let client = client
-        do {
-            try BlockingCall.run { try await client.removeCachedResponse(for: head) }
-        } catch {
-            logFailure("remove", error)
-        }
+        storageCall("remove") { client in try await client.removeCachedResponse(for: head) }
     }
 
     /// Removes every response stored at or after a date: `URLCache.removeCachedResponses(since:)`.
     /// - Parameter date: The earliest storage date to remove.
     public override func removeCachedResponses(since date: Date) {
-        let client = client
-        do {
-            try BlockingCall.run { try await client.removeCachedResponses(since: date) }
-        } catch {
-            logFailure("remove", error)
-        }
+        storageCall("remove") { client in try await client.removeCachedResponses(since: date) }
     }
 
     /// Removes every stored response: `URLCache.removeAllCachedResponses()`.
     public override func removeAllCachedResponses() {
-        let client = client
-        do {
-            try BlockingCall.run { try await client.removeAllCachedResponses() }
-        } catch {
-            logFailure("remove", error)
-        }
+        storageCall("remove") { client in try await client.removeAllCachedResponses() }
     }
 
     /// Stores a response for a data task's current request: `URLCache.storeCachedResponse(_:for:)`.
@@ -245,10 +219,21 @@ public final class CacheChainURLCache: URLCache, @unchecked Sendable {  // invar
         removeCachedResponse(for: request)
     }
 
-    private func logFailure(_ operation: String, _ error: any Error) {
-        client.configuration.logger.warning(
-            "CacheChainURLCache: the storage failed; nothing was changed",
-            metadata: ["operation": "\(operation)", "error": "\(error)"]
-        )
+    /// Runs `work` on ``client`` with `BlockingCall`; a failure is logged as `operation` and gives `nil`.
+    @discardableResult
+    private func storageCall<Value: Sendable>(
+        _ operation: String,
+        _ work: @escaping @Sendable (HTTPCacheClient) async throws -> Value
+    ) -> Value? {
+        let client = client
+        do {
+            return try BlockingCall.run { try await work(client) }
+        } catch {
+            client.configuration.logger.warning(
+                "CacheChainURLCache: the storage failed; nothing was changed",
+                metadata: ["operation": "\(operation)", "error": "\(error)"]
+            )
+            return nil
+        }
     }
 }

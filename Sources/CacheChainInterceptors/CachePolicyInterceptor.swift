@@ -72,14 +72,13 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
         // A request for another virtual host (its Host field) must not see, nor fall back on, the URL's entries.
         let isForAnotherHost = context.policyEngine.hostMismatch(of: request.head) != nil
         let entries = isForAnotherHost ? [] : await lookUp(key, request: request.head, context: context, trace: &trace)
-        let now = context.now
         var engine = context.policyEngine
         engine.varyDigestKey = context.storage.varyDigestKey(for: key)
         let decision = engine.decide(
             request: request.head,
             policy: request.effectiveCachePolicy,
             stored: entries.map(\.exchange),
-            now: now
+            now: context.now
         )
         trace += decision.reasons
         context.logger.debug(
@@ -232,14 +231,7 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
     ) -> PipelineResponse {
         let head = age.map { context.policyEngine.responseForServing(entry.exchange, currentAge: $0) }
             ?? context.policyEngine.responseForServing(entry.exchange, now: context.now)
-        let body: HTTPBody = request.head.method == .head ? .empty : entry.cached.body
-        let response = PipelineResponse(
-            head: head,
-            body: body,
-            cacheStatus: status,
-            trace: trace,
-            userInfo: entry.cached.userInfo
-        )
+        let response = PipelineResponse(serving: entry, head: head, for: request.head, cacheStatus: status, trace: trace)
         return answeringApplicationConditional(response, request: request, context: context)
     }
 

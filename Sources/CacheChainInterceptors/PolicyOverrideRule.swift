@@ -1,4 +1,3 @@
-public import Foundation
 public import HTTPTypes
 
 /// One rule of ``PolicyOverrideInterceptor``: which requests it applies to and what it changes, for an

@@ -106,13 +106,8 @@ public struct RangeRequestInterceptor: HTTPInterceptor {
         let decision = engine.decide(request: probe, policy: .useProtocolCachePolicy, stored: entries.map(\.exchange), now: context.now)
         guard case .useStored(let index, let report, _) = decision, report.isFresh else { return nil }
         let entry = entries[index]
-        var response = PipelineResponse(
-            head: engine.responseForServing(entry.exchange, currentAge: report.currentAge),
-            body: entry.cached.body,
-            cacheStatus: .hit,
-            trace: decision.reasons,
-            userInfo: entry.cached.userInfo
-        )
+        let head = engine.responseForServing(entry.exchange, currentAge: report.currentAge)
+        var response = PipelineResponse(serving: entry, head: head, for: probe, cacheStatus: .hit, trace: decision.reasons)
         if CachePolicyInterceptor.isConditional(probe), let notModified = engine.evaluateConditional(request: probe, servedResponse: response.head) {
             response.head = notModified
             response.body = .empty

@@ -1,6 +1,5 @@
 public import CacheChainCore
 import CacheChainPolicy
-import Foundation
 import HTTPTypes
 
 /// Sends the cache's conditional request for a stale (or must-validate) stored response and applies the
@@ -70,13 +69,7 @@ public struct RevalidationInterceptor: HTTPInterceptor {
             }
         }
         let served = freshened[0]
-        let body: HTTPBody = request.head.method == .head ? .empty : served.cached.body
-        return PipelineResponse(
-            head: engine.responseForServing(served.exchange, now: responseTime),
-            body: body,
-            cacheStatus: .revalidated,
-            trace: trace,
-            userInfo: served.cached.userInfo
-        )
+        let head = engine.responseForServing(served.exchange, now: responseTime)
+        return PipelineResponse(serving: served, head: head, for: request.head, cacheStatus: .revalidated, trace: trace)
     }
 }

@@ -78,7 +78,7 @@ final class LoopbackHandler: ChannelInboundHandler {
             return
         }
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-        pendingDelay = context.eventLoop.scheduleTask(in: Self.timeAmount(delay)) {
+        pendingDelay = context.eventLoop.scheduleTask(in: TimeAmount(delay)) {
             let (handler, context) = loopBound.value
             handler.pendingDelay = nil
             guard handler.isActive else { return }
@@ -96,15 +96,6 @@ final class LoopbackHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // A client that vanishes mid-answer or fails the TLS handshake: nothing to answer, just close.
         context.close(promise: nil)
-    }
-
-    /// A `Duration` as a NIO `TimeAmount`, saturating instead of overflowing.
-    static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return .nanoseconds(seconds < 0 ? .min : .max) }
-        let (total, overflow2) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
-        return .nanoseconds(overflow2 ? .max : total)
     }
 
     private func respond(

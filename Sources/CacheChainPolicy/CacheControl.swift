@@ -190,7 +190,7 @@ public struct CacheControl: Sendable, Hashable {
     }
 
     /// Splits on commas that are not inside a quoted string.
-    static func splitOutsideQuotes(_ line: String) -> [Substring] {
+    package static func splitOutsideQuotes(_ line: String) -> [Substring] {
         var parts: [Substring] = []
         var start = line.startIndex
         var inQuotes = false
@@ -235,7 +235,7 @@ public struct CacheControl: Sendable, Hashable {
 
 extension StringProtocol {
     /// The text without leading and trailing spaces and horizontal tabs (HTTP's `OWS`).
-    func trimmingOWS() -> String {
+    package func trimmingOWS() -> String {
         var slice = Substring(self)
         while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
         while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }

@@ -60,7 +60,7 @@ extension CachePolicyEngine {
                 "a shared cache stores answers to requests with Authorization only with public, s-maxage or must-revalidate"
             )])
         }
-        if Self.varyNames(response).contains("*") {
+        if VaryFields.names(in: response).contains("*") {
             return .notStorable([CacheReason(.varyStar, "Vary: * never matches a later request")])
         }
         let hasExplicitFreshness = directives.contains(.public)

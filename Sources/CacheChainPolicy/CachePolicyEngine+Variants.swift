@@ -30,11 +30,6 @@ extension CachePolicyEngine {
         return best
     }
 
-    /// The lowercased field names listed in a response's `Vary` lines (``VaryFields/names(in:)``).
-    static func varyNames(_ response: HTTPResponse) -> [String] {
-        VaryFields.names(in: response)
-    }
-
     /// Whether the stored request's fields named by the stored response's `Vary` match the new request's,
     /// as ``VaryFields`` normalises them (secret fields by their digest under ``varyDigestKey``).
     private func matchesVary(_ request: HTTPRequest, _ stored: StoredExchange) -> Bool {

@@ -49,11 +49,7 @@ extension InvalidationTarget {
         }
         guard let portStart else { return (hostPort.lowercased(), nil) }
         let digits = hostPort[hostPort.index(after: portStart)...]
-        guard digits.allSatisfy(\.isASCIIDigit) else { return nil }
+        guard digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         return (hostPort[..<portStart].lowercased(), digits.isEmpty ? nil : Int(digits))
     }
-}
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

@@ -78,28 +78,41 @@ package struct URIReference: Sendable, Hashable, CustomStringConvertible {
         return String(base.path[...slash]) + path
     }
 
-    /// §5.2.4: removes `.` and `..` segments.
+    /// §5.2.4: removes `.` and `..` segments (the path is printable ASCII, as `init(_:)` accepts only that).
     private static func removingDotSegments(_ path: String) -> String {
-        var input = Substring(path)
-        var output = ""
-        func dropLastSegment() { output.removeSubrange((output.lastIndex(of: "/") ?? output.startIndex)...) }
+        String(decoding: removingDotSegments(Array(path.utf8)), as: UTF8.self)
+    }
+
+    /// RFC 3986 §5.2.4 `remove_dot_segments`.
+    package static func removingDotSegments(_ path: [UInt8]) -> [UInt8] {
+        let slash = UInt8(ascii: "/")
+        var input = path[...]
+        var output: [UInt8] = []
+        func startsWith(_ prefix: String) -> Bool { input.starts(with: prefix.utf8) }
+        func isExactly(_ text: String) -> Bool { input.elementsEqual(text.utf8) }
+        func removeLastSegment() {
+            if let last = output.lastIndex(of: slash) { output.removeSubrange(last...) } else { output.removeAll() }
+        }
         while !input.isEmpty {
-            if input.hasPrefix("../") {
+            if startsWith("../") {
                 input = input.dropFirst(3)
-            } else if input.hasPrefix("./") || input.hasPrefix("/./") {
+            } else if startsWith("./") || startsWith("/./") {
                 input = input.dropFirst(2)
-            } else if input == "/." {
-                input = "/"
-            } else if input.hasPrefix("/../") || input == "/.." {
-                input = "/" + input.dropFirst(input == "/.." ? 3 : 4)
-                dropLastSegment()
-            } else if input == "." || input == ".." {
-                input = ""
+            } else if isExactly("/.") {
+                input = [slash][...]
+            } else if startsWith("/../") {
+                input = input.dropFirst(3)
+                removeLastSegment()
+            } else if isExactly("/..") {
+                input = [slash][...]
+                removeLastSegment()
+            } else if isExactly(".") || isExactly("..") {
+                input = []
             } else {
-                let start = input.hasPrefix("/") ? input.index(after: input.startIndex) : input.startIndex
-                let end = input[start...].firstIndex(of: "/") ?? input.endIndex
-                output += input[..<end]
-                input = input[end...]
+                // Move the first segment, with its leading "/", to the output.
+                let segmentEnd = input.dropFirst().firstIndex(of: slash) ?? input.endIndex
+                output += input[..<segmentEnd]
+                input = input[segmentEnd...]
             }
         }
         return output

@@ -22,8 +22,6 @@ package final class ChildProcess: Sendable {
     package enum Stream: Sendable {
         /// `/dev/null`.
         case null
-        /// The test process's own stream.
-        case inherit
         /// A new pipe; the test holds the other end (``standardInput``, ``standardOutput``, ``standardError``).
         case pipe
         /// A file opened by path: read for stdin; created or truncated for stdout and stderr.
@@ -70,8 +68,6 @@ package final class ChildProcess: Sendable {
 
         func wire(_ stream: Stream, to target: Int32) throws -> FileHandle? {
             switch stream {
-            case .inherit:
-                return nil
             case .null:
                 posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
                 return nil

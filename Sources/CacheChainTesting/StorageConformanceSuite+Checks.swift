@@ -97,8 +97,7 @@ extension StorageConformanceSuite {
 
     static func bodies(_ storage: any CacheStorage) async throws {
         let empty = makeEntry(path: "/empty", body: .empty)
-        var bytes = [UInt8](repeating: 0, count: 1 << 20)
-        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 31 &+ 7) }
+        let bytes = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         let large = makeEntry(path: "/large", body: HTTPBody(bytes))
         try await storage.store(empty)
         try await storage.store(large)

@@ -105,8 +105,7 @@ extension StorageConformanceSuite {
     }
 
     static func persistence(_ storage: any CacheStorage, _ reopen: Reopen) async throws {
-        var bytes = [UInt8](repeating: 0, count: 1 << 20)
-        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: index &* 7 &+ 3) }
+        let bytes = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
         let entries = [
             makeEntry(path: "/p/small?q=1", body: "small", tag: "t"),
             makeEntry(path: "/p/large", body: HTTPBody(bytes)),

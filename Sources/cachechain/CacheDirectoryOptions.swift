@@ -15,8 +15,6 @@ struct CacheDirectoryOptions: ParsableArguments {
     /// The cache flags every subcommand shares.
     @OptionGroup var shared: CacheOptions
 
-    /// `--cache-dir` as given.
-    var cacheDirectory: String? { shared.cacheDirectory }
     /// `--disk-capacity`.
     var diskCapacity: Int { shared.diskCapacity }
     /// `--key-file`.
@@ -44,16 +42,18 @@ struct CacheDirectoryOptions: ParsableArguments {
         if encryptHTTPS, let keyFile { try encryptedTier.validate(keyFile: keyFile, createKey: createKey) }
     }
 
-    /// Why a command that only reads (`stats`, `ls`, `explain`) cannot run, so that it fails before creating
-    /// anything: no cache in the directory, or no encrypted tier for `--encrypt-https`.
-    var missingCacheProblem: String? {
+    /// Fails a command that only reads (`stats`, `ls`, `explain`) when it cannot run, so that it fails before
+    /// creating anything: no cache in the directory, or no encrypted tier for `--encrypt-https`.
+    /// - Throws: `ToolExitCode.failure` (exit 1), after printing why on stderr.
+    func requireCache() throws {
         guard FileManager.default.fileExists(atPath: directory + "/cachechain-format") else {
-            return "there is no cache in \(directory) (nothing has been stored there): check --cache-dir"
+            printError("Error: there is no cache in \(directory) (nothing has been stored there): check --cache-dir")
+            throw ToolExitCode.failure
         }
         if encryptHTTPS, !encryptedTier.exists {
-            return "\(encryptedTier.directory) does not exist: this cache has no encrypted HTTPS tier; run without --encrypt-https"
+            printError("Error: \(encryptedTier.directory) does not exist: this cache has no encrypted HTTPS tier; run without --encrypt-https")
+            throw ToolExitCode.failure
         }
-        return nil
     }
 
     /// The cache directory: `--cache-dir`, else `$XDG_CACHE_HOME/cachechain`, else `~/.cache/cachechain`.

@@ -1,9 +1,4 @@
 import ArgumentParser
-import CacheChain
-import CacheChainCurl
-import CacheChainEncryption
-import CacheChainLoopback
-import Foundation
 
 /// `cachechain demo`: the walk-through — loopback origins, a disk cache with encrypted HTTPS, every status.
 struct DemoCommand: AsyncParsableCommand {

@@ -32,10 +32,7 @@ struct ExplainCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if let problem = cache.missingCacheProblem {
-            printError("Error: \(problem)")
-            throw ToolExitCode.failure
-        }
+        try cache.requireCache()
         let listed: [ListedEntry]
         do {
             let key = CacheKey(try HTTPRequest(url: url))

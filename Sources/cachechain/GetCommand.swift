@@ -149,10 +149,7 @@ struct GetCommand: AsyncParsableCommand {
             printError("  key: \(CacheKey(pipelineRequest.head))")
             printError("  age: \(response.head.headerFields[.age] ?? "0") s, \(response.body.count) bytes, \(elapsed)")
         }
-        if response.cacheStatus == .unsatisfiable {
-            try ResponseOutput(options: request).write(response, url: url)
-            throw ToolExitCode.failure
-        }
         try ResponseOutput(options: request).write(response, url: url)
+        if response.cacheStatus == .unsatisfiable { throw ToolExitCode.failure }
     }
 }

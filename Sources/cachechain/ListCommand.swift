@@ -28,10 +28,7 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if let problem = cache.missingCacheProblem {
-            printError("Error: \(problem)")
-            throw ToolExitCode.failure
-        }
+        try cache.requireCache()
         let count: Int
         do {
             count = try await ListedEntry.forEach(in: try cache.makeConfiguration(recordsKey: false, accessMode: .readOnly).storage, prefix: prefix) { print($0.line) }

@@ -24,14 +24,12 @@ extension PipelineOptions {
         switch backend {
         case .memory:
             return MemoryStorage(capacity: memoryCapacity)
-        case .disk:
+        case .disk, .encrypted:
+            // With `encrypted`, HTTPS responses are sealed into `<dir>/encrypted`; the routing is added by `makeClient`.
             return try DiskStorage(directory: cacheDir ?? ".", capacity: diskCapacity)
         case .tiered:
             let disk = try DiskStorage(directory: cacheDir ?? ".", capacity: diskCapacity)
             return TieredStorage(memory: MemoryStorage(capacity: memoryCapacity), disk: disk)
-        case .encrypted:
-            // HTTPS responses are sealed into `<dir>/encrypted`; the routing is added by `makeClient`.
-            return try DiskStorage(directory: cacheDir ?? ".", capacity: diskCapacity)
         case .redis, .tieredRedis:
             return try redis.makeStorage(tiered: backend == .tieredRedis, memoryCapacity: memoryCapacity)
         }
@@ -61,12 +59,8 @@ extension PipelineOptions {
         return exists && isDirectory.boolValue ? Self.systemCADirectory : nil
     }
 
-    /// The libcurl transport with the TLS trust of `--cacert` and `--capath`.
-    func makeTransport() -> CurlTransport {
-        CurlTransport(configuration: .init(caFile: caFile, caDirectory: effectiveCADirectory))
-    }
-
-    /// A client over the selected backend and the libcurl transport, with `RedirectInterceptor` outermost.
+    /// A client over the selected backend and the libcurl transport (with the TLS trust of `--cacert` and
+    /// `--capath`), with `RedirectInterceptor` outermost.
     /// - Parameter logger: The client's logger.
     /// - Returns: The client.
     /// - Throws: What ``makeStorage()`` throws.
@@ -80,7 +74,8 @@ extension PipelineOptions {
             isRequestCoalescingEnabled: coalescing
         )
         if let encrypted { configuration.encryptHTTPS(with: encrypted) }
-        return HTTPCacheClient(transport: makeTransport(), configuration: configuration)
+        let transport = CurlTransport(configuration: .init(caFile: caFile, caDirectory: effectiveCADirectory))
+        return HTTPCacheClient(transport: transport, configuration: configuration)
     }
 
     /// A one-line, human-readable description of the pipeline: mode, backend, capacities, chain, TLS trust.

@@ -93,12 +93,8 @@ struct RequestOptions: ParsableArguments {
     /// The bytes of the `-d` arguments joined with `&`; `nil` without `-d`.
     private func requestBody() throws -> [UInt8]? {
         guard !data.isEmpty else { return nil }
-        var parts: [[UInt8]] = []
-        for argument in data {
-            guard argument.hasPrefix("@") else {
-                parts.append(Array(argument.utf8))
-                continue
-            }
+        let parts = try data.map { argument -> [UInt8] in
+            guard argument.hasPrefix("@") else { return Array(argument.utf8) }
             let path = String(argument.dropFirst())
             let contents: Data
             if path == "-" {
@@ -109,7 +105,7 @@ struct RequestOptions: ParsableArguments {
                 }
                 contents = read
             }
-            parts.append(contents.filter { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") })
+            return contents.filter { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }
         }
         return Array(parts.joined(separator: [UInt8(ascii: "&")]))
     }

@@ -27,10 +27,7 @@ struct StatsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        if let problem = cache.missingCacheProblem {
-            printError("Error: \(problem)")
-            throw ToolExitCode.failure
-        }
+        try cache.requireCache()
         let storage: any CacheStorage
         do {
             storage = try cache.makeConfiguration(recordsKey: false, accessMode: .readOnly).storage

@@ -34,7 +34,7 @@ struct DiskStorageProcessTests {
         #expect(try await storage.entries(for: entry.key).first?.cached.body == "works")
         // Nothing the killed writers left behind survives a sweep: every remaining file is referenced.
         await storage.sweepOrphans()
-        let referenced = Set(try await storage.referencedFiles())
+        let referenced = Set(try storage.index.referencedFiles())
         let onDisk = try FileManager.default.subpathsOfDirectory(atPath: directory.path + "/v\(DiskStorage.formatVersion)")
             .filter { $0.contains(".") && !$0.hasPrefix("index.sqlite") && !$0.hasPrefix("tmp") }
             .map { ($0 as NSString).lastPathComponent }

@@ -98,13 +98,8 @@ struct MemoryShard {
     /// Removes every variant of a key and returns them.
     mutating func remove(_ key: CacheKey) -> [Slot] {
         guard let variants = index.removeValue(forKey: key) else { return [] }
-        var removed: [Slot] = []
-        for slot in variants.values {
-            if let slot = order.remove(slot) {
-                cost -= slot.cost
-                removed.append(slot)
-            }
-        }
+        let removed = variants.values.compactMap { order.remove($0) }
+        cost -= removed.reduce(0) { $0 + $1.cost }
         return removed
     }
 
