@@ -91,63 +91,37 @@ struct SessionDelegateCalls: Sendable {
                 ask { waiter.resume(with: $0) }
             }
         } onCancel: {
-            waiter.cancel(answering: ifCancelled)
+            waiter.resume(with: ifCancelled)
         }
     }
 }
 
 /// A continuation resumed exactly once: by the first answer or by cancellation, whichever comes first.
+///
+/// Swift marks a task cancelled before it runs its cancellation handlers, and installing and resuming hold
+/// one lock: so either ``install(_:ifCancelled:)`` sees the cancellation and resumes at once, or the handler
+/// finds the continuation installed and resumes it. Whatever comes second finds nothing to resume.
 private final class AnswerWaiter<Answer: Sendable>: Sendable {
-    private enum State {
-        case waiting
-        case installed(CheckedContinuation<Answer, Never>)
-        case cancelled
-        case done
-    }
+    private let continuation = LockedValue<CheckedContinuation<Answer, Never>?>(nil)
 
-    private let state = LockedValue(State.waiting)
-
-    /// Installs the continuation; resumes it at once (and returns `false`) when cancellation came first.
+    /// Installs the continuation; resumes it at once with `ifCancelled` (and returns `false`) when the task
+    /// is already cancelled.
     func install(_ continuation: CheckedContinuation<Answer, Never>, ifCancelled: Answer) -> Bool {
-        let wasCancelled = state.withLock { state in
-            if case .cancelled = state {
-                state = .done
-                return true
-            }
-            state = .installed(continuation)
+        let isCancelled = self.continuation.withLock { installed in
+            guard !Task.isCancelled else { return true }
+            installed = continuation
             return false
         }
-        if wasCancelled { continuation.resume(returning: ifCancelled) }
-        return !wasCancelled
+        if isCancelled { continuation.resume(returning: ifCancelled) }
+        return !isCancelled
     }
 
-    /// Resumes with an answer, once.
+    /// Resumes with an answer if nothing has yet; later calls do nothing.
     func resume(with answer: Answer) {
-        take()?.resume(returning: answer)
-    }
-
-    /// Resumes with `answer` if still waiting, or marks the wait cancelled before it was installed.
-    func cancel(answering answer: Answer) {
-        let continuation = state.withLock { state -> CheckedContinuation<Answer, Never>? in
-            switch state {
-            case .waiting:
-                state = .cancelled
-                return nil
-            case .installed(let continuation):
-                state = .done
-                return continuation
-            case .cancelled, .done:
-                return nil
-            }
+        let installed = continuation.withLock { installed in
+            defer { installed = nil }
+            return installed
         }
-        continuation?.resume(returning: answer)
-    }
-
-    private func take() -> CheckedContinuation<Answer, Never>? {
-        state.withLock { state in
-            guard case .installed(let continuation) = state else { return nil }
-            state = .done
-            return continuation
-        }
+        installed?.resume(returning: answer)
     }
 }

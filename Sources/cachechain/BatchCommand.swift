@@ -91,8 +91,7 @@ struct BatchCommand: AsyncParsableCommand {
         do {
             client = try pipeline.makeClient(logger: logger)
         } catch {
-            FileHandle.standardError.write(Data("Error: cannot open the cache: \(error)\n".utf8))
-            throw ToolExitCode.failure
+            throw ToolExitCode.failing("Error: cannot open the cache: \(error)")
         }
         signal(SIGPIPE, SIG_IGN)  // a reader that goes away makes writes fail with EPIPE, not kill us
         let hello = BatchHello(version: CacheChainCommand.version, config: sessionDescription)

@@ -47,12 +47,10 @@ struct CacheDirectoryOptions: ParsableArguments {
     /// - Throws: `ToolExitCode.failure` (exit 1), after printing why on stderr.
     func requireCache() throws {
         guard FileManager.default.fileExists(atPath: directory + "/cachechain-format") else {
-            printError("Error: there is no cache in \(directory) (nothing has been stored there): check --cache-dir")
-            throw ToolExitCode.failure
+            throw ToolExitCode.failing("Error: there is no cache in \(directory) (nothing has been stored there): check --cache-dir")
         }
         if encryptHTTPS, !encryptedTier.exists {
-            printError("Error: \(encryptedTier.directory) does not exist: this cache has no encrypted HTTPS tier; run without --encrypt-https")
-            throw ToolExitCode.failure
+            throw ToolExitCode.failing("Error: \(encryptedTier.directory) does not exist: this cache has no encrypted HTTPS tier; run without --encrypt-https")
         }
     }
 

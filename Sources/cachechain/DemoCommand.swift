@@ -24,8 +24,7 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             try await DemoWalkthrough(keepsDirectory: keep).run()
         } catch {
-            printError("Error: the demo failed: \(error)")
-            throw ToolExitCode.failure
+            throw ToolExitCode.failing("Error: the demo failed: \(error)")
         }
     }
 }

@@ -43,8 +43,7 @@ struct ExplainCommand: AsyncParsableCommand {
                 ListedEntry(entry: $0, freshness: engine.freshness(of: $0.exchange, now: now))
             }
         } catch {
-            printError("Error: cannot read the cache in \(cache.directory): \(error)")
-            throw ToolExitCode.failure
+            throw ToolExitCode.failing("Error: cannot read the cache in \(cache.directory): \(error)")
         }
         guard !listed.isEmpty else {
             print("Nothing is stored for GET \(url).")

@@ -122,8 +122,7 @@ struct GetCommand: AsyncParsableCommand {
             configuration.outerInterceptors.insert(CacheStatusInterceptor(policy: configuration.policy), at: 0)
             client = HTTPCacheClient(transport: transport, configuration: configuration)
         } catch {
-            printError("Error: cannot open the cache in \(cache.backend.usesDirectory ? cache.directory : redis.description): \(error)")
-            throw ToolExitCode.failure
+            throw ToolExitCode.failing("Error: cannot open the cache in \(cache.backend.usesDirectory ? cache.directory : redis.description): \(error)")
         }
         let started = ContinuousClock.now
         let pipelineRequest = try request.makeRequest(url: url)
@@ -133,11 +132,9 @@ struct GetCommand: AsyncParsableCommand {
             if progress ?? (isatty(STDERR_FILENO) == 1) { values[TransferProgressKey.self] = DownloadProgressLine.report }
             response = try await client.send(pipelineRequest, cachePolicy: policy?.policy, values: values)
         } catch let error as CacheChainError where error.code == .notInCache {
-            printError("Error: nothing usable is stored for \(url), and the policy does not use the network")
-            throw ToolExitCode.failure
+            throw ToolExitCode.failing("Error: nothing usable is stored for \(url), and the policy does not use the network")
         } catch {
-            printError("Error: \(pipelineRequest.head.method) \(url) failed: \(error)")
-            throw ToolExitCode.failure
+            throw ToolExitCode.failing("Error: \(pipelineRequest.head.method) \(url) failed: \(error)")
         }
         if let failure = response.trace.first(where: { $0.code == .storageError }) {
             printError("warning: the response was not stored in \(cache.directory) (\(failure.detail)); it is served all the same")

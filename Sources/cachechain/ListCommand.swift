@@ -33,8 +33,7 @@ struct ListCommand: AsyncParsableCommand {
         do {
             count = try await ListedEntry.forEach(in: try cache.makeConfiguration(recordsKey: false, accessMode: .readOnly).storage, prefix: prefix) { print($0.line) }
         } catch {
-            printError("Error: cannot list the cache in \(cache.directory): \(error)")
-            throw ToolExitCode.failure
+            throw ToolExitCode.failing("Error: cannot list the cache in \(cache.directory): \(error)")
         }
         printError("\(count) entr\(count == 1 ? "y" : "ies")")
         if cache.hasUnreadEncryptedTier {

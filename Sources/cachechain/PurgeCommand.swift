@@ -88,8 +88,7 @@ struct PurgeCommand: AsyncParsableCommand {
                 print("removed \(before - after) entr\(before - after == 1 ? "y" : "ies"); \(after) left")
             }
         } catch {
-            printError("Error: purge failed in \(cache.directory): \(error)")
-            throw ToolExitCode.failure
+            throw ToolExitCode.failing("Error: purge failed in \(cache.directory): \(error)")
         }
         if cache.hasUnreadEncryptedTier {
             printError("note: \(cache.directory)/encrypted (encrypted HTTPS entries) was not purged; add --encrypt-https --key-file")

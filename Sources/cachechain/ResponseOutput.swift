@@ -44,16 +44,14 @@ struct ResponseOutput {
             if options.includeHeaders { try handle.write(contentsOf: Data(Self.headText(of: response).utf8)) }
             try response.body.forEachChunk { chunk in try handle.write(contentsOf: Data(chunk)) }
         } catch {
-            printError("Error: cannot write \(options.output ?? "stdout"): \(error)")
-            throw ToolExitCode.failure
+            throw ToolExitCode.failing("Error: cannot write \(options.output ?? "stdout"): \(error)")
         }
     }
 
     private func outputHandle() throws -> FileHandle {
         guard let path = options.output, path != "-" else { return FileHandle.standardOutput }
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            printError("Error: cannot create the output file \(path)")
-            throw ToolExitCode.failure
+            throw ToolExitCode.failing("Error: cannot create the output file \(path)")
         }
         return handle
     }

@@ -32,8 +32,7 @@ struct StatsCommand: AsyncParsableCommand {
         do {
             storage = try cache.makeConfiguration(recordsKey: false, accessMode: .readOnly).storage
         } catch {
-            printError("Error: cannot open the cache in \(cache.directory): \(error)")
-            throw ToolExitCode.failure
+            throw ToolExitCode.failing("Error: cannot open the cache in \(cache.directory): \(error)")
         }
         let usage = await storage.usage()
         let encrypted = cache.encryptHTTPS ? "yes (AES-256-GCM, \(cache.directory)/encrypted)" : "no"

@@ -4,4 +4,12 @@ import ArgumentParser
 enum ToolExitCode {
     /// A runtime failure (an error message is printed on stderr).
     static let failure = ExitCode.failure
+
+    /// Prints `message` on stderr and gives ``failure``, for `throw ToolExitCode.failing("Error: …")`.
+    /// - Parameter message: The line to print, naming what failed and what to do.
+    /// - Returns: ``failure``.
+    static func failing(_ message: String) -> ExitCode {
+        printError(message)
+        return failure
+    }
 }
