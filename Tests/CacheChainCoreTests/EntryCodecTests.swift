@@ -1,6 +1,7 @@
 import CacheChainCore
 import CacheChainTesting
 import Foundation
+import HTTPTypes
 import Testing
 
 /// The one entry codec of every backend: its metadata layout byte for byte, its record header, and how it
@@ -14,6 +15,38 @@ struct EntryCodecTests {
         #expect(MetadataGoldenEntry.hex(bytes) == Self.recorded)
         let decoded = try EntryCodec.decodeMetadata(bytes, body: entry.cached.body, subject: "test metadata")
         #expect(decoded == entry)
+    }
+
+    @Test("every storage policy and every field indexing strategy has its recorded one-byte code, and decodes back")
+    func oneByteCodes() throws {
+        // The policy is the byte before the three trailing times (3 × 8 bytes).
+        for (policy, code) in [(StoragePolicy.allowed, UInt8(0)), (.allowedInMemoryOnly, 1), (.notAllowed, 2)] {
+            var entry = MetadataGoldenEntry.entry
+            entry.cached.storagePolicy = policy
+            let bytes = EntryCodec.encodeMetadata(entry)
+            #expect(bytes[bytes.count - 25] == code, "\(policy)")
+            #expect(try EntryCodec.decodeMetadata(bytes, body: entry.cached.body, subject: "test").cached.storagePolicy == policy)
+        }
+        // The strategy of the entry's last response field (`Set-Cookie`), found where two encodings differ.
+        func encoded(_ strategy: HTTPField.DynamicTableIndexingStrategy) -> (entry: CacheEntry, bytes: [UInt8]) {
+            let golden = MetadataGoldenEntry.entry
+            var cached = golden.cached
+            var fields = Array(cached.response.headerFields)
+            fields[fields.count - 1].indexingStrategy = strategy
+            cached.response.headerFields = HTTPFields(fields)
+            // Built anew: `HTTPFields` equality ignores indexing strategies, so the `cached` setter would keep the old head.
+            let entry = CacheEntry(
+                restoringKey: golden.key, variantKey: golden.variantKey, request: golden.request, cached: cached, storedAt: golden.storedAt
+            )
+            return (entry, EntryCodec.encodeMetadata(entry))
+        }
+        let position = try #require(zip(encoded(.prefer).bytes, encoded(.avoid).bytes).enumerated().first { $1.0 != $1.1 }?.offset)
+        for (strategy, code) in [(HTTPField.DynamicTableIndexingStrategy.automatic, UInt8(0)), (.prefer, 1), (.avoid, 2), (.disallow, 3)] {
+            let (entry, bytes) = encoded(strategy)
+            #expect(bytes[position] == code, "\(strategy)")
+            let decoded = try EntryCodec.decodeMetadata(bytes, body: entry.cached.body, subject: "test")
+            #expect(decoded.cached.response.headerFields.last?.indexingStrategy == strategy)
+        }
     }
 
     @Test("a record splits back into header, reference, metadata and body; the key decodes alone")
