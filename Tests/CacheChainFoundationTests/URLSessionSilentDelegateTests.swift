@@ -18,15 +18,7 @@ struct URLSessionSilentDelegateTests {
         let delegate = SilentDelegate()
         try await withLoopbackSession(delegate: delegate) { net in
             net.origin.route("/kept", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "origin"))
-            let task = net.session.dataTask(with: net.url("/kept"))
-            task.resume()
-            try await waitUntil("the delegate was asked whether to cache") { delegate.state.withLock { $0.cachingQuestions } == 1 }
-            try await Task.sleep(for: .milliseconds(100))
-            #expect(delegate.state.withLock { $0.completions } == 0, "the task waits for the delegate's answer")
-            task.cancel()
-            try await waitUntil("the task completed") { delegate.state.withLock { $0.completions } == 1 }
-            delegate.answerLate()
-            try await Task.sleep(for: .milliseconds(300))
+            try await cancelWhileAsked("/kept", question: "cache", net: net, delegate: delegate)
             #expect(try await net.client.cachedResponse(for: HTTPRequest(url: net.origin.url("/kept"))) == nil)
         }
     }
@@ -37,25 +29,31 @@ struct URLSessionSilentDelegateTests {
         try await withLoopbackSession(delegate: delegate) { net in
             net.origin.route("/old", LoopbackRoute(status: 302, headers: [("Location", "/new")], body: "see /new"))
             net.origin.route("/new", LoopbackRoute(body: "new place"))
-            let task = net.session.dataTask(with: net.url("/old"))
-            task.resume()
-            try await waitUntil("the delegate was asked about the redirect") { delegate.state.withLock { $0.redirectQuestions } == 1 }
-            try await Task.sleep(for: .milliseconds(100))
-            #expect(delegate.state.withLock { $0.completions } == 0, "the task waits for the delegate's answer")
-            task.cancel()
-            try await waitUntil("the task completed") { delegate.state.withLock { $0.completions } == 1 }
-            delegate.answerLate()
-            try await Task.sleep(for: .milliseconds(300))
+            try await cancelWhileAsked("/old", question: "redirect", net: net, delegate: delegate)
             #expect(net.origin.requestCount(for: "/new") == 0)
         }
+    }
+
+    /// Starts a task for `path`, waits until the delegate is asked `question`, checks that the task waits for the
+    /// answer, cancels it, and gives the answer once the task has completed.
+    private func cancelWhileAsked(_ path: String, question: String, net: LoopbackSession, delegate: SilentDelegate) async throws {
+        let task = net.session.dataTask(with: net.url(path))
+        task.resume()
+        try await waitUntil("the delegate was asked (\(question))") { delegate.state.withLock { $0.questions } == [question] }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(delegate.state.withLock { $0.completions } == 0, "the task waits for the delegate's answer")
+        task.cancel()
+        try await waitUntil("the task completed") { delegate.state.withLock { $0.completions } == 1 }
+        delegate.answerLate()
+        try await Task.sleep(for: .milliseconds(300))
     }
 }
 
 /// Records the questions it is asked and answers them only when told (``answerLate()``): keep, follow.
 private final class SilentDelegate: NSObject, URLSessionDataDelegate, Sendable {
     struct State {
-        var cachingQuestions = 0
-        var redirectQuestions = 0
+        /// The questions asked, in order: `cache` or `redirect`.
+        var questions: [String] = []
         var completions = 0
         var lateAnswers: [@Sendable () -> Void] = []
     }
@@ -69,7 +67,7 @@ private final class SilentDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler: @escaping @Sendable (CachedURLResponse?) -> Void
     ) {
         state.withLock {
-            $0.cachingQuestions += 1
+            $0.questions.append("cache")
             $0.lateAnswers.append { completionHandler(proposedResponse) }
         }
     }
@@ -82,7 +80,7 @@ private final class SilentDelegate: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         state.withLock {
-            $0.redirectQuestions += 1
+            $0.questions.append("redirect")
             $0.lateAnswers.append { completionHandler(request) }
         }
     }
