@@ -36,6 +36,10 @@ struct URLSessionSilentDelegateTests {
 
     /// Starts a task for `path`, waits until the delegate is asked `question`, checks that the task waits for the
     /// answer, cancels it, and gives the answer once the task has completed.
+    ///
+    /// The two sleeps are windows for something that must *not* happen (the task completing without an answer;
+    /// a store or a hop after the late answer), so no event can replace them; they can only let a defect
+    /// through, never fail a correct build.
     private func cancelWhileAsked(_ path: String, question: String, net: LoopbackSession, delegate: SilentDelegate) async throws {
         let task = net.session.dataTask(with: net.url(path))
         task.resume()
