@@ -71,12 +71,7 @@ public struct BatchReply: Sendable, Hashable {
     /// - Throws: `CacheChainError` `body-unreadable` when a file-backed body cannot be read.
     public init(id: Int64, response: PipelineResponse, method: HTTPRequest.Method) throws(CacheChainError) {
         let bytes = Self.carriesBody(response.head.status, method: method) ? try response.body.collect() : []
-        let body: Body =
-            if let text = String(validating: bytes, as: UTF8.self) {
-                .text(text)
-            } else {
-                .base64(Data(bytes).base64EncodedString())
-            }
+        let body = String(validating: bytes, as: UTF8.self).map(Body.text) ?? .base64(Data(bytes).base64EncodedString())
         self.init(id: id, response: response, body: body)
     }
 

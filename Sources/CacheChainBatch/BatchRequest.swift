@@ -1,5 +1,6 @@
 public import CacheChainCore
 public import CacheChainInterceptors
+import CacheChainPolicy
 import HTTPTypes
 
 /// One `{"type":"request",…}` line, validated and mapped onto a `PipelineRequest` and its options.
@@ -69,18 +70,6 @@ extension BatchRequest {
         return bytes
     }
 
-    /// A header value without its leading and trailing spaces and horizontal tabs: HTTP's optional
-    /// whitespace around a field value, which is not part of the value (RFC 9110 §5.5).
-    /// - Parameter bytes: The value as given.
-    /// - Returns: The value without the surrounding `OWS`.
-    static func trimmingOWS(_ bytes: [UInt8]) -> [UInt8] {
-        let isOWS = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        guard let first = bytes.firstIndex(where: { !isOWS($0) }), let last = bytes.lastIndex(where: { !isOWS($0) }) else {
-            return []
-        }
-        return Array(bytes[first...last])
-    }
-
     /// Checks a header value (already trimmed) against RFC 9110 §5.5's `field-value`: visible characters,
     /// `obs-text` (bytes 0x80–0xFF), and spaces and tabs between them.
     /// - Parameter bytes: The value.
@@ -122,7 +111,7 @@ extension BatchRequest {
                 }
                 let bytes: [UInt8]
                 do {
-                    bytes = Self.trimmingOWS(try Self.bytes(ofHeaderValue: value))
+                    bytes = Array(try Self.bytes(ofHeaderValue: value).trimmingOWS())  // the OWS around a value is not part of it (RFC 9110 §5.5)
                     try Self.checkHeaderValue(bytes)
                 } catch {
                     throw BatchLineError("headers[\(index)] (\(name)): \(error.message)")

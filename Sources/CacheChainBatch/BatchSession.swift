@@ -38,10 +38,7 @@ public struct BatchSession: Sendable {
     }
 
     /// Whether the session has ended (after `end` or end of input); later lines are ignored.
-    public var isFinished: Bool {
-        if case .finished = state { return true }
-        return false
-    }
+    public var isFinished: Bool { state == .finished }
 
     /// Handles one input line.
     /// - Parameter line: The line's bytes, without its line break.

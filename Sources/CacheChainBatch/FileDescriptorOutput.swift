@@ -1,3 +1,4 @@
+import CacheChainCore
 import Dispatch
 import Synchronization
 

@@ -67,7 +67,7 @@ package struct BinaryReader {
     private let buffer: UnsafeRawBufferPointer
     private let subject: String
     /// The offset of the next byte to read.
-    package private(set) var position = 0
+    private var position = 0
 
     /// Creates a reader.
     /// - Parameters:
@@ -112,16 +112,12 @@ package struct BinaryReader {
         return UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: position, as: UInt64.self))
     }
 
-    /// Reads `count` bytes as they are.
-    package mutating func raw(_ count: Int) throws(CacheChainError) -> UnsafeRawBufferPointer {
-        guard count >= 0, buffer.count - position >= count else { throw malformed() }
-        defer { position += count }
-        return UnsafeRawBufferPointer(rebasing: buffer[position..<position + count])
-    }
-
     /// Reads a 32-bit length, then that many bytes.
     package mutating func data() throws(CacheChainError) -> UnsafeRawBufferPointer {
-        try raw(Int(try u32()))
+        let count = Int(try u32())
+        guard buffer.count - position >= count else { throw malformed() }
+        defer { position += count }
+        return UnsafeRawBufferPointer(rebasing: buffer[position..<position + count])
     }
 
     /// Reads a length-prefixed UTF-8 string.

@@ -160,10 +160,10 @@ public final class BodyFile: Sendable, CustomStringConvertible {
     public var description: String { "BodyFile(\(path), offset: \(offset), length: \(length))" }
 }
 
-/// The text of the current `errno`.
+/// The text of an `errno` value.
 enum SystemErrorText {
-    static var current: String {
-        let code = errno
-        return "\(String(cString: strerror(code))) (errno \(code))"
-    }
+    /// The text of the current `errno`.
+    static var current: String { describing(errno) }
+
+    static func describing(_ code: Int32) -> String { "\(String(cString: strerror(code))) (errno \(code))" }
 }

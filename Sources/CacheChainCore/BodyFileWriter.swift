@@ -85,17 +85,10 @@ public final class BodyFileWriter {
         guard descriptor >= 0 else {
             throw CacheChainError(.storageFailed, "body file \(path) was already finished or discarded")
         }
-        guard let base = bytes.baseAddress else { return }
-        var done = 0
-        while done < bytes.count {
-            let result = write(descriptor, base + done, bytes.count - done)
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw CacheChainError(.storageFailed, "writing body file \(path) failed: \(SystemErrorText.current)")
-            }
-            done += result
+        if let code = writeAll(bytes, to: descriptor) {
+            throw CacheChainError(.storageFailed, "writing body file \(path) failed: \(SystemErrorText.describing(code))")
         }
-        count += done
+        count += bytes.count
     }
 
     /// Appends bytes.

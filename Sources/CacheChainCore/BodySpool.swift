@@ -83,8 +83,7 @@ package final class BodySpool {
         }
         if writer == nil, pending.count > limits.inMemoryBodyLimit {
             let directory = limits.spoolDirectory
-            let file = try await OffPoolIO.run { () throws(CacheChainError) in Writer(file: try BodyFileWriter(directory: directory)) }
-            writer = file
+            writer = try await OffPoolIO.run { () throws(CacheChainError) in Writer(file: try BodyFileWriter(directory: directory)) }
         }
         if writer != nil, pending.count >= Self.batchSize {
             try await flush()

@@ -3,8 +3,7 @@ package struct BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable 
     private var values: [Key: Value] = [:]
     private var order: [Key] = []
     private var oldest = 0
-    /// The most values kept.
-    package let capacity: Int
+    private let capacity: Int
 
     /// Creates an empty memo.
     /// - Parameter capacity: The most values kept (at least 1).
@@ -12,10 +11,8 @@ package struct BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable 
         self.capacity = max(1, capacity)
     }
 
-    /// How many values are kept.
     package var count: Int { values.count }
 
-    /// The value kept for `key`, if any.
     package func value(for key: Key) -> Value? {
         values[key]
     }

@@ -189,10 +189,9 @@ public struct CacheEntry: Sendable, Hashable, Codable {
 
     /// The number of bytes the entry costs a backend: body plus an estimate of its fields.
     public var cost: Int {
-        var fieldBytes = 0
-        for field in box.values.cached.response.headerFields { fieldBytes += field.name.rawName.utf8.count + field.value.utf8.count + 4 }
-        for field in box.values.request.headerFields { fieldBytes += field.name.rawName.utf8.count + field.value.utf8.count + 4 }
-        return body.count + fieldBytes + key.stringValue.utf8.count + 64
+        func fieldBytes(_ fields: HTTPFields) -> Int { fields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 } }
+        return body.count + fieldBytes(box.values.cached.response.headerFields) + fieldBytes(box.values.request.headerFields)
+            + key.stringValue.utf8.count + 64
     }
 
     /// The policy engine's view of the entry.

@@ -76,8 +76,7 @@ public struct CacheEventSink: Sendable {
     /// the reasons a hit would report cost nothing when nobody listens.
     /// - Parameter event: The event.
     public func emit(_ event: @autoclosure () -> CacheEvent) {
-        guard let handler else { return }
-        handler(event())
+        handler?(event())
     }
 
     /// A sink that forwards each event to this sink and then to `other`.

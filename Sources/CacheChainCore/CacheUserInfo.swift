@@ -23,14 +23,12 @@ public protocol CacheUserInfoKey: Sendable {
 /// persists: the typed counterpart of `CachedURLResponse.userInfo`.
 ///
 /// Values are kept in their encoded (JSON) form, which makes the container `Hashable`, `Codable` and cheap
-/// to copy. A value that cannot be encoded is not stored (the subscript setter ignores it).
+/// to copy. A value that cannot be encoded is not stored (setting it removes the key's value).
 public struct CacheUserInfo: Sendable, Hashable, Codable {
-    private var encoded: [String: Data]
+    private var encoded: [String: Data] = [:]
 
     /// Creates an empty container.
-    public init() {
-        encoded = [:]
-    }
+    public init() {}
 
     /// Creates a container from encoded values, for backends that persist them in their own format.
     /// - Parameter encodedValues: JSON data by key name.
@@ -48,13 +46,7 @@ public struct CacheUserInfo: Sendable, Hashable, Codable {
             guard let data = encoded[Key.name] else { return nil }
             return try? JSONDecoder().decode(Key.Value.self, from: data)
         }
-        set {
-            guard let newValue else {
-                encoded[Key.name] = nil
-                return
-            }
-            encoded[Key.name] = try? JSONEncoder().encode(newValue)
-        }
+        set { encoded[Key.name] = newValue.flatMap { try? JSONEncoder().encode($0) } }
     }
 
     /// The names of the keys that hold a value, sorted.

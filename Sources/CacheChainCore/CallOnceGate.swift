@@ -11,8 +11,7 @@ final class CallOnceGate: Sendable {
 
     /// Lets the first call through; throws on any later one.
     func pass() throws {
-        let (exchanged, _) = passed.compareExchange(expected: false, desired: true, ordering: .relaxed)
-        guard exchanged else {
+        guard !passed.exchange(true, ordering: .relaxed) else {
             throw CacheChainError(
                 .interceptorContractViolation,
                 "\(interceptorName) called next more than once; an interceptor must call next at most once per request"

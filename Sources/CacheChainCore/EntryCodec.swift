@@ -26,7 +26,6 @@ package enum EntryCodec {
         /// The backend's checksum.
         package var checksum: UInt64
 
-        /// Creates a header.
         package init(referenceLength: Int = 0, metadataLength: Int, bodyLength: Int, checksum: UInt64 = 0) {
             self.referenceLength = referenceLength
             self.metadataLength = metadataLength
@@ -34,7 +33,6 @@ package enum EntryCodec {
             self.checksum = checksum
         }
 
-        /// The header's bytes.
         package var bytes: [UInt8] {
             var writer = BinaryWriter(byteOrder: .littleEndian, capacity: headerSize)
             writer.u32(magic)
@@ -83,11 +81,9 @@ package enum EntryCodec {
 
     /// The parts of a record held in memory, as views into its bytes.
     package struct Parts {
-        /// The header.
         package var header: Header
         /// Where the body is (empty for an inline body).
         package var reference: UnsafeRawBufferPointer
-        /// The metadata.
         package var metadata: UnsafeRawBufferPointer
         /// The inline body (empty when the body is elsewhere).
         package var body: UnsafeRawBufferPointer

@@ -76,17 +76,6 @@ extension HTTPBody {
             /// - Returns: The chunk.
             /// - Throws: ``CacheChainError`` when the file cannot be read or ends early.
             public mutating func next(isolation actor: isolated (any Actor)? = #isolation) async throws(CacheChainError) -> ArraySlice<UInt8>? {
-                try await nextChunk(isolation: actor)
-            }
-
-            /// Returns the next chunk, or `nil` after the last one.
-            /// - Returns: The chunk.
-            /// - Throws: ``CacheChainError`` when the file cannot be read or ends early.
-            public mutating func next() async throws(CacheChainError) -> ArraySlice<UInt8>? {
-                try await nextChunk()
-            }
-
-            private mutating func nextChunk(isolation actor: isolated (any Actor)? = #isolation) async throws(CacheChainError) -> ArraySlice<UInt8>? {
                 guard !finished, position < body.count else {
                     finished = true
                     return nil
@@ -112,6 +101,13 @@ extension HTTPBody {
                         throw error
                     }
                 }
+            }
+
+            /// Returns the next chunk, or `nil` after the last one.
+            /// - Returns: The chunk.
+            /// - Throws: ``CacheChainError`` when the file cannot be read or ends early.
+            public mutating func next() async throws(CacheChainError) -> ArraySlice<UInt8>? {
+                try await next(isolation: #isolation)
             }
         }
     }

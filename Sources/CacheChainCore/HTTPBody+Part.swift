@@ -7,10 +7,9 @@ extension HTTPBody {
     ///   be read.
     package func part(_ positions: Range<Int>) throws(CacheChainError) -> HTTPBody {
         precondition(positions.lowerBound >= 0 && positions.upperBound <= count, "the part lies inside the body")
-        if let file {
-            return HTTPBody(file: try BodyFile(partOf: file, start: positions.lowerBound, length: positions.count))
+        switch representation {
+        case .file(let file): return HTTPBody(file: try BodyFile(partOf: file, start: positions.lowerBound, length: positions.count))
+        case .bytes(let bytes): return HTTPBody(bytes[positions])
         }
-        if let bytes = inMemoryBytes { return HTTPBody(bytes[positions]) }
-        return HTTPBody(try collect()[positions])
     }
 }

@@ -6,8 +6,9 @@
 ///            ◀── response                                        ◀──
 /// ```
 /// The array is the source of truth: `interceptors[0]` is the outermost, sees the request first and the
-/// response last. The chain is folded into closures once, at initialization. The default cache chain is
-/// `UserInfoStamping? → HTTPSEncryption? → RequestCoalescing → CachePolicy → Revalidation → StorageDecision → transport`.
+/// response last. The chain is folded into closures once, at initialization. The default cache chain
+/// (`HTTPCacheClient.defaultInterceptors(for:)`) is the configuration's outer interceptors (`UserInfoStamping`,
+/// `HTTPSEncryption`…), then `RangeRequest → RequestCoalescing → CachePolicy → Revalidation → StorageDecision → transport`.
 public struct Pipeline: Sendable {
     /// The interceptors, outermost first.
     public let interceptors: [any HTTPInterceptor]
@@ -24,7 +25,7 @@ public struct Pipeline: Sendable {
         self.transport = transport
         var next: Next = { request, context in
             // A caller reading the body as it arrives (`HTTPCacheClient.stream`) left a stream for the transport.
-            guard let stream = context.values[ResponseBodyStreamKey.self] else {
+            guard let stream = context.responseBodyStream else {
                 return try await transport.send(request, context: context)
             }
             return try await transport.send(request, context: context, streamingTo: stream)

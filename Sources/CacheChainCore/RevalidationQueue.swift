@@ -6,7 +6,6 @@
 /// new ones, which a client's `shutdown()` does, and ``cancelAll()`` abandons the running ones.
 public actor RevalidationQueue {
     private var running: [String: Task<Void, Never>] = [:]
-    private var completed = 0
     private var isClosed = false
 
     /// Creates an empty queue.
@@ -31,7 +30,7 @@ public actor RevalidationQueue {
     public var pendingCount: Int { running.count }
 
     /// The number of operations that have finished since the queue was created.
-    public var completedCount: Int { completed }
+    public private(set) var completedCount = 0
 
     /// Waits until every scheduled operation, including ones scheduled while waiting, has finished.
     public func drain() async {
@@ -40,7 +39,7 @@ public actor RevalidationQueue {
         }
     }
 
-    /// Whether ``close()`` was called: the queue then schedules nothing.
+    /// Whether the queue still schedules work: `false` once ``close()`` was called.
     public var isAcceptingWork: Bool { !isClosed }
 
     /// Refuses every later operation, then waits for the running ones, as ``drain()`` does.
@@ -60,6 +59,6 @@ public actor RevalidationQueue {
 
     private func finish(_ id: String) {
         running[id] = nil
-        completed += 1
+        completedCount += 1
     }
 }

@@ -9,7 +9,6 @@ package final class ShutdownOnce: Sendable {
     /// Creates a gate that has not run yet.
     package init() {}
 
-    /// Whether the procedure has been started.
     package var hasStarted: Bool { task.withLock { $0 != nil } }
 
     /// Starts `procedure` unless it was started before, then waits for it to finish.

@@ -32,7 +32,7 @@ enum URIPathNormalization {
     private static let slash = UInt8(ascii: "/")
     private static let dot = UInt8(ascii: ".")
 
-    /// Whether some segment of the path is `.` or `..`, or could become one once `%2E` is decoded.
+    /// Whether some segment of the path is `.` or `..` (a `%2E` one is caught by the caller's `%` test).
     private static func hasDotSegment(_ path: Substring.UTF8View) -> Bool {
         var previous = slash
         var index = path.startIndex

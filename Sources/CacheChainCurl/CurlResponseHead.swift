@@ -1,3 +1,4 @@
+import CacheChainPolicy
 import HTTPTypes
 
 /// Collects the header lines libcurl reports and turns the last block into an `HTTPResponse`.
@@ -41,12 +42,12 @@ struct CurlResponseHead {
             return
         }
         if first == Self.space || first == Self.tab, let last = fields.popLast() {
-            fields.append((last.name, last.value + [Self.space] + Self.trimmed(line[...])))
+            fields.append((last.name, last.value + [Self.space] + Array(line.trimmingOWS())))
             return
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return }
         let name = String(decoding: line[..<colon], as: UTF8.self)
-        fields.append((name, Self.trimmed(line[(colon + 1)...])))
+        fields.append((name, Array(line[(colon + 1)...].trimmingOWS())))
     }
 
     /// The value of the last field read so far if it has this name (lowercase), else `nil`.
@@ -64,12 +65,5 @@ struct CurlResponseHead {
         }
         let code = finalStatus > 0 ? finalStatus : status
         return HTTPResponse(status: HTTPResponse.Status(code: min(max(code, 100), 999)), headerFields: headerFields)
-    }
-
-    private static func trimmed(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        var slice = bytes
-        while let first = slice.first, first == space || first == tab { slice = slice.dropFirst() }
-        while let last = slice.last, last == space || last == tab { slice = slice.dropLast() }
-        return Array(slice)
     }
 }

@@ -6,10 +6,12 @@ import Synchronization
 
 // The errors a failed transfer reports: libcurl's code and error buffer turned into what failed and what to do.
 extension CurlTransfer {
+    /// The request's URL as the messages name it.
+    private var url: String { "\(request.scheme ?? "?")://\(request.authority ?? "?")\(request.path ?? "")" }
+
     /// The error for a response whose framing is invalid: it names the fields, not libcurl's symptom.
     func framingError(_ defect: MessageFraming.Defect?) -> CacheChainError {
-        let url = "\(request.scheme ?? "?")://\(request.authority ?? "?")\(request.path ?? "")"
-        return CacheChainError(
+        CacheChainError(
             .transportFailed,
             "the response from \(url) was discarded: \(defect.map(String.init(describing:)) ?? "invalid framing"); the origin must send one Content-Length",
             request: request
@@ -20,7 +22,6 @@ extension CurlTransfer {
         let summary = curl_easy_strerror(code).map { String(cString: $0) } ?? "error"
         let detail = String(cString: errorBuffer)
         let text = detail.isEmpty ? summary : "\(summary): \(detail)"
-        let url = "\(request.scheme ?? "?")://\(request.authority ?? "?")\(request.path ?? "")"
         if isCancelled.load(ordering: .relaxed) || code == CURLE_ABORTED_BY_CALLBACK {
             return CacheChainError(.cancelled, "the request to \(url) was cancelled", request: request)
         }

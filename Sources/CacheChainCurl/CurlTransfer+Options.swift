@@ -26,7 +26,7 @@ extension CurlTransfer {
         try set(CURLOPT_PROTOCOLS_STR, string: "http,https")
         try set(CURLOPT_CONNECTTIMEOUT_MS, configuration.connectTimeout.curlMilliseconds)
         try set(CURLOPT_TIMEOUT_MS, timeout.curlMilliseconds)
-        try set(CURLOPT_MAXFILESIZE_LARGE, offset: Int(configuration.maximumBodySize))
+        try set(CURLOPT_MAXFILESIZE_LARGE, offset: configuration.maximumBodySize)
         switch configuration.httpVersion {
         case .http1_1: try set(CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_1_1)
         case .http2OverTLS:
@@ -49,7 +49,7 @@ extension CurlTransfer {
         default: try set(CURLOPT_CUSTOMREQUEST, string: head.method.rawValue)
         }
         if let body = request.body, head.method != .get, head.method != .head {
-            try set(CURLOPT_POSTFIELDSIZE_LARGE, offset: Int(body.count))
+            try set(CURLOPT_POSTFIELDSIZE_LARGE, offset: body.count)
             let bytes = try body.collect()  // request bodies are sent from memory (libcurl copies them)
             let code = bytes.withUnsafeBufferPointer { buffer in
                 cachechain_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: buffer.baseAddress ?? UnsafePointer(bitPattern: 1)))

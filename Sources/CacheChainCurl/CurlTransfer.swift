@@ -57,11 +57,8 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
         request: PipelineRequest,
         configuration: CurlTransport.Configuration,
         timeout: Duration,
-        progress: TransferProgressKey.Value? = nil
+        progress: TransferProgressKey.Value?
     ) throws(CacheChainError) {
-        if let failure = CurlGlobal.ensureInitialized() {
-            throw CacheChainError(.transportFailed, failure + "; check the libcurl installation")
-        }
         guard let easy = curl_easy_init() else {
             throw CacheChainError(.transportFailed, "curl_easy_init failed (out of memory?)", request: request.head)
         }

@@ -68,8 +68,8 @@ public final class CurlTransport: HTTPTransport {
     /// Stops the libcurl threads and waits until they have ended.
     ///
     /// Transfers still in flight fail with a `cancelled` error ("the transport was shut down"), and so does
-    /// every later ``send(_:context:)``. Idempotent: a later or concurrent call returns once the thread has
-    /// ended. Releasing the transport without calling it stops the thread too, but does not wait for it;
+    /// every later ``send(_:context:)``. Idempotent: a later or concurrent call returns once the threads have
+    /// ended. Releasing the transport without calling it stops the threads too, but does not wait for them;
     /// `HTTPCacheClient.shutdown()` calls this after draining its background revalidations.
     public func shutdown() async {
         if case .success(let loops) = loops { for loop in loops { await loop.shutdownAndWait() } }

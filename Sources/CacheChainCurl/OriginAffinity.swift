@@ -35,7 +35,7 @@ final class OriginAffinity: Sendable {
     /// The thread for a transfer to `origin`: its pinned thread, `leastLoaded()` when it spreads, or, for an
     /// origin not seen yet, `leastLoaded()` pinned from now on.
     /// - Parameters:
-    ///   - origin: The origin, e.g. `https://example.com:443`.
+    ///   - origin: The origin, e.g. `https://example.com`.
     ///   - leastLoaded: The index of the thread with the fewest transfers in flight.
     /// - Returns: The index of the thread.
     func loop(for origin: String, leastLoaded: () -> Int) -> Int {

@@ -45,17 +45,15 @@ extension DiskIndex {
         try database.prepare("SELECT meta FROM entries GROUP BY key").collect { $0.blob(0) }
     }
 
-    /// Runs `PRAGMA quick_check` (or `integrity_check`); returns SQLite's verdict lines (`["ok"]` when sound).
-    func check(thorough: Bool = true) throws(CacheChainError) -> [String] {
-        try database.prepare(thorough ? "PRAGMA integrity_check" : "PRAGMA quick_check").collect { $0.text(0) ?? "" }
+    /// Runs `PRAGMA integrity_check`; returns SQLite's verdict lines (`["ok"]` when sound).
+    func check() throws(CacheChainError) -> [String] {
+        try database.prepare("PRAGMA integrity_check").collect { $0.text(0) ?? "" }
     }
 
     /// The sum of sizes and the row count, computed from the rows (to check the `totals` row).
     func recount() throws(CacheChainError) -> (bytes: Int, count: Int) {
         let statement = try database.prepare("SELECT coalesce(sum(size), 0), count(*) FROM entries")
-        defer { statement.finish() }
-        guard try statement.step() else { return (0, 0) }
-        return (Int(statement.integer(0)), Int(statement.integer(1)))
+        return try statement.firstRow { (Int($0.integer(0)), Int($0.integer(1))) } ?? (0, 0)
     }
 
     /// Every entry file name the index references.

@@ -31,12 +31,7 @@ extension DiskIndex {
     func lookup(key: String, slots: ClosedRange<Int64>? = nil) throws(CacheChainError) -> [Row] {
         let slots = slots ?? Self.slotRange(forKey: key)
         try lookupStatement.reset(.integer(slots.lowerBound), .integer(slots.upperBound), .text(key))
-        return try rows(of: lookupStatement)
-    }
-
-    /// Reads every row a reset lookup statement returns, then finishes it.
-    func rows(of statement: SQLiteStatement) throws(CacheChainError) -> [Row] {
-        try statement.collect { Row($0) }
+        return try lookupStatement.collect { Row($0) }
     }
 
     struct NewRow {
@@ -120,16 +115,13 @@ extension DiskIndex {
 
     /// Runs a `DELETE … RETURNING file` statement with `values` bound in order and returns the files it names.
     func collectFiles(_ statement: SQLiteStatement, _ values: [SQLiteValue]) throws(CacheChainError) -> [String] {
-        try statement.reset()
-        for (offset, value) in values.enumerated() { try statement.bind(value, at: Int32(offset + 1)) }
+        try statement.reset(values)
         return try statement.collect { $0.text(0) }
     }
 
     func totals() throws(CacheChainError) -> (bytes: Int, count: Int) {
         try totalsStatement.reset()
-        defer { totalsStatement.finish() }
-        guard try totalsStatement.step() else { return (0, 0) }
-        return (Int(totalsStatement.integer(0)), Int(totalsStatement.integer(1)))
+        return try totalsStatement.firstRow { (Int($0.integer(0)), Int($0.integer(1))) } ?? (0, 0)
     }
 
     /// The recorded last use of the row at `rank` in order of recency (0 = the most recently used), or `nil`
@@ -137,12 +129,10 @@ extension DiskIndex {
     /// - Complexity: O(rank + log n): a walk along the last-use index.
     func lastUse(atRecencyRank rank: Int) throws(CacheChainError) -> Int64? {
         try recencyRankStatement.reset(.integer(Int64(rank)))
-        defer { recencyRankStatement.finish() }
-        return try recencyRankStatement.step() ? recencyRankStatement.integer(0) : nil
+        return try recencyRankStatement.firstRow { $0.integer(0) }
     }
 
-    /// The least recently used rows, oldest first, never `excluded`.
-    /// The 64 least recently used rows but `excluded`: id, size, metadata and entry file.
+    /// The 64 least recently used rows but `excluded`, oldest first: id, size, metadata and entry file.
     func victims(excluding excluded: Int64) throws(CacheChainError) -> [(id: Int64, size: Int, meta: [UInt8], file: String?)] {
         try victimsStatement.reset(.integer(excluded))
         return try victimsStatement.collect { (id: $0.integer(0), size: Int($0.integer(1)), meta: $0.blob(2), file: $0.text(3)) }

@@ -6,10 +6,7 @@ extension DiskIndex {
     /// The id under which the `variant_id` index finds one variant of a key: the XXH64 (seed 0) of the key,
     /// a line feed and the variant key.
     static func variantID(key: String, variant: String) -> Int64 {
-        var text = key
-        text += "\n"
-        text += variant
-        return keyHash(text)
+        keyHash("\(key)\n\(variant)")
     }
 
     /// At most two rows of `key`: all of them when the key has one variant (or none).
@@ -17,14 +14,14 @@ extension DiskIndex {
     func firstRows(key: String) throws(CacheChainError) -> [Row] {
         let slots = Self.slotRange(forKey: key)
         try firstRowsStatement.reset(.integer(slots.lowerBound), .integer(slots.upperBound), .text(key))
-        return try rows(of: firstRowsStatement)
+        return try firstRowsStatement.collect { Row($0) }
     }
 
     /// The row of one variant of `key`, if stored.
     /// - Complexity: O(log n), whatever the number of variants.
     func lookup(key: String, variant: String) throws(CacheChainError) -> Row? {
         try variantStatement.reset(.integer(Self.variantID(key: key, variant: variant)), .text(key), .text(variant))
-        return try rows(of: variantStatement).first
+        return try variantStatement.firstRow { Row($0) }
     }
 
     /// The distinct non-empty `Vary` name lists of the key's rows.
@@ -39,8 +36,7 @@ extension DiskIndex {
     func variantCount(key: String) throws(CacheChainError) -> Int {
         let slots = Self.slotRange(forKey: key)
         try variantCountStatement.reset(.integer(slots.lowerBound), .integer(slots.upperBound), .text(key))
-        defer { variantCountStatement.finish() }
-        return try variantCountStatement.step() ? Int(variantCountStatement.integer(0)) : 0
+        return try variantCountStatement.firstRow { Int($0.integer(0)) } ?? 0
     }
 
     /// The `limit` least recently used variants of `key`, oldest first.

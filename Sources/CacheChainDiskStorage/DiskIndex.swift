@@ -125,9 +125,7 @@ package final class DiskIndex {
     }
 
     private static func userVersion(_ database: SQLiteDatabase) throws(CacheChainError) -> Int64 {
-        let statement = try database.prepare("PRAGMA user_version")
-        defer { statement.finish() }
-        return try statement.step() ? statement.integer(0) : 0
+        try database.prepare("PRAGMA user_version").firstRow { $0.integer(0) } ?? 0
     }
 
     // MARK: Transactions

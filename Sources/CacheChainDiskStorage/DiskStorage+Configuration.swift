@@ -34,7 +34,7 @@ extension DiskStorage {
     public struct Configuration: Sendable {
         /// The cache directory; created (with its parents) when missing.
         public var directory: String
-        /// The byte limit: the sum of every entry's size (metadata + body, + 32 header bytes for entries
+        /// The byte limit: the sum of every entry's size (metadata + body, + 26 header bytes for entries
         /// in files). ``DiskStorage/usage()`` reports this sum exactly.
         public var capacity: Int
         /// `fast` (default) or `durable`.

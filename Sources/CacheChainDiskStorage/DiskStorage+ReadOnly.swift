@@ -1,12 +1,11 @@
 import CacheChainCore
-import CacheChainPolicy
 import Foundation
 
 /// Opening a cache with ``DiskStorage/AccessMode/readOnly``: what it checks instead of creating, and the
 /// guard of every call that would write.
 extension DiskStorage {
     /// Whether this instance may change the directory (``Configuration/accessMode`` is `readWrite`).
-    nonisolated var isWritable: Bool { configuration.accessMode == .readWrite }
+    var isWritable: Bool { configuration.accessMode == .readWrite }
 
     /// Throws unless this instance may write.
     /// - Parameter doing: What was asked, for the message.
@@ -39,16 +38,5 @@ extension DiskStorage {
                 "the cache directory \(directory) holds disk format '\(text.prefix(20))'; this build reads format \(formatVersion): \(remedy)"
             )
         }
-    }
-
-    /// The directory's key for secret `Vary` fields, read only; without a readable key file, a random key of
-    /// this instance (entries holding digests then never match, as for a lost key).
-    /// - Parameter root: The `v<format>` folder.
-    /// - Returns: The key.
-    static func readVaryDigestKey(_ root: String) -> VaryDigestKey {
-        if let bytes = POSIXFile.readWholeFile("\(root)/\(varyDigestKeyFileName)"), bytes.count == 32 {
-            return VaryDigestKey(bytes: bytes)
-        }
-        return .random()
     }
 }

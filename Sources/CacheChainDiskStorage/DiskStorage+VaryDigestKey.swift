@@ -27,14 +27,21 @@ extension DiskStorage {
     /// - Throws: `storage-failed` when no key file can be written.
     static func loadVaryDigestKey(_ root: String) throws(CacheChainError) -> VaryDigestKey {
         let path = "\(root)/\(varyDigestKeyFileName)"
-        if let bytes = POSIXFile.readWholeFile(path), bytes.count == 32 { return VaryDigestKey(bytes: bytes) }
+        if let key = readVaryDigestKey(root) { return key }
         let fresh = VaryDigestKey.random()
         let temporary = "\(root)/tmp/\(POSIXFile.randomHex()).key"
         try POSIXFile.writeNew(fresh.bytes, to: temporary)
         defer { POSIXFile.remove(temporary) }
         if link(temporary, path) == 0 { return fresh }
-        if errno == EEXIST, let bytes = POSIXFile.readWholeFile(path), bytes.count == 32 { return VaryDigestKey(bytes: bytes) }
+        if errno == EEXIST, let key = readVaryDigestKey(root) { return key }
         try POSIXFile.move(temporary, path)
         return fresh
+    }
+
+    /// The key the directory's key file holds; `nil` when there is no readable key file of 32 bytes.
+    /// - Parameter root: The `v<format>` folder.
+    static func readVaryDigestKey(_ root: String) -> VaryDigestKey? {
+        guard let bytes = POSIXFile.readWholeFile("\(root)/\(varyDigestKeyFileName)"), bytes.count == 32 else { return nil }
+        return VaryDigestKey(bytes: bytes)
     }
 }

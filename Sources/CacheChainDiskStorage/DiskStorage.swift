@@ -65,7 +65,7 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
     /// format is emptied and upgraded when opened; a newer or unknown one is refused.
     public static let formatVersion = Int(EntryCodec.version)
     /// Older formats this build upgrades by deleting their folder.
-    static let olderFormats = Array(1..<formatVersion)
+    static let olderFormats = 1..<formatVersion
     static let pendingUseLimit = 256
 
     /// Opens (creating when needed) a disk cache; with ``AccessMode/readOnly``, opens an existing one without
@@ -88,17 +88,17 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
         self.capacity = configuration.capacity
         var directory = configuration.directory
         if directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
+        root = directory + "/v\(Self.formatVersion)"
         if configuration.accessMode == .readOnly {
             try Self.checkFormatForReading(directory)
-            root = directory + "/v\(Self.formatVersion)"
-            directoryVaryDigestKey = Self.readVaryDigestKey(root)
+            // Without a readable key file, a key of this instance: entries holding digests never match, as for a lost key.
+            directoryVaryDigestKey = Self.readVaryDigestKey(root) ?? .random()
             index = try DiskIndex(path: root + "/index.sqlite", durable: false, readOnly: true)
             return
         }
         try POSIXFile.makeDirectories(directory)
         try OwnerOnlyAccess.restrict(directory)
         try Self.checkFormat(directory, events: configuration.events)
-        root = directory + "/v\(Self.formatVersion)"
         try POSIXFile.makeDirectories(root + "/tmp")
         try Self.restrictToOwner(directory: directory, root: root)
         directoryVaryDigestKey = try Self.loadVaryDigestKey(root)
@@ -177,14 +177,13 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
             row.checksum = try writeFile(named: name, meta: meta, body: entry.cached.body)
             row.file = name
         }
-        let newFile = row.file
         let outcome: (files: [String], evicted: [Eviction])
         do throws(CacheChainError) {
             outcome = try indexCall { () throws(CacheChainError) in
                 try index.transaction { () throws(CacheChainError) in try commit(row) }
             }
         } catch {
-            if let newFile { POSIXFile.remove(path(ofFile: newFile)) }
+            if let newFile = row.file { POSIXFile.remove(path(ofFile: newFile)) }
             throw error
         }
         index.pendingUses.removeAll()
@@ -250,7 +249,7 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
     /// Reads the boundary of the recent-use window again; on an index error every use is recorded.
     func refreshRecentUses() {
         let window = (try? index.totals().count).map(RecentUseWindow.window(forEntryCount:)) ?? 0
-        let threshold = window > 0 ? (try? index.lastUse(atRecencyRank: window - 1)) ?? nil : nil
+        let threshold = window > 0 ? (try? index.lastUse(atRecencyRank: window - 1)) : nil
         recentUses.refreshed(threshold: threshold)
     }
 

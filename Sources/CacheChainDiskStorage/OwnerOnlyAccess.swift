@@ -47,7 +47,6 @@ enum OwnerOnlyAccess {
 
     /// Creates an empty file with the owner-only mode unless it exists (SQLite then creates the database's
     /// WAL and shared-memory files with the same mode).
-    /// - Parameter path: The file.
     static func createFile(_ path: String) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, fileMode)
         if descriptor >= 0 { close(descriptor) }

@@ -56,10 +56,9 @@ enum POSIXFile {
         return Int(status.st_mtim.tv_sec)
     }
 
+    /// Seconds since 1970, as ``modificationTime(_:)`` gives them.
     static func now() -> Int {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return Int(spec.tv_sec)
+        Int(nowMicroseconds() / 1_000_000)
     }
 
     static func nowMicroseconds() -> Int64 {

@@ -55,7 +55,6 @@ struct RecentUseWindow {
         return lastUsed < threshold
     }
 
-    /// Counts a store.
     mutating func noteStore() {
         stores += 1
     }

@@ -121,7 +121,9 @@ final class SQLiteStatement {
     }
 
     /// Resets the statement and binds parameters (1-based, in order).
-    func reset(_ values: SQLiteValue...) throws(CacheChainError) {
+    func reset(_ values: SQLiteValue...) throws(CacheChainError) { try reset(values) }
+
+    func reset(_ values: [SQLiteValue]) throws(CacheChainError) {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
         for (offset, value) in values.enumerated() { try bind(value, at: Int32(offset + 1)) }
@@ -139,14 +141,11 @@ final class SQLiteStatement {
 
     /// Resets, binds and runs to completion, ignoring rows.
     func run(_ values: SQLiteValue...) throws(CacheChainError) {
-        sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
-        for (offset, value) in values.enumerated() { try bind(value, at: Int32(offset + 1)) }
+        try reset(values)
         while try step() {}
         sqlite3_reset(handle)
     }
 
-    /// Binds one parameter.
     func bind(_ value: SQLiteValue, at index: Int32) throws(CacheChainError) {
         let result: Int32
         switch value {
@@ -189,6 +188,12 @@ final class SQLiteStatement {
             if let value = row(self) { rows.append(value) }
         }
         return rows
+    }
+
+    /// Reads the first row through `row` (`nil` when there is none), then finishes the statement.
+    func firstRow<T>(_ row: (SQLiteStatement) -> T) throws(CacheChainError) -> T? {
+        defer { finish() }
+        return try step() ? row(self) : nil
     }
 
     func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }

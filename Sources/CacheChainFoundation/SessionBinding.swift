@@ -6,7 +6,6 @@ import FoundationNetworking
 
 /// Which client answers a session's tasks, read from the session's `urlCache` (see ``CacheChainURLProtocol``).
 struct SessionBinding: Sendable {
-    /// The client.
     let client: HTTPCacheClient
     /// `false` when the session has no `urlCache`: nothing is looked up or stored, as in a session without one.
     let isCaching: Bool

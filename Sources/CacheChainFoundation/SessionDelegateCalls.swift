@@ -14,7 +14,6 @@ import FoundationNetworking
 struct SessionDelegateCalls: Sendable {
     /// The task's session (reached through ``TaskSurroundings``).
     let session: URLSession
-    /// The task.
     let task: URLSessionTask
     /// `task.delegate`: the task's own delegate, else the session's.
     let delegate: any URLSessionTaskDelegate

@@ -23,11 +23,8 @@ struct TaskSurroundings {
 
     /// A task body as FoundationNetworking keeps it.
     enum KnownBody {
-        /// Bytes in memory.
         case data(Data)
-        /// A file to upload.
         case file(URL)
-        /// A stream to read.
         case stream(InputStream)
     }
 

@@ -14,7 +14,7 @@ extension URLError {
     /// | `timed-out` | `.timedOut` |
     /// | `not-in-cache` (`returnCacheDataDontLoad` on a miss) | `.resourceUnavailable` |
     /// | `invalid-request` | `.badURL` |
-    /// | `transport-failed`, by libcurl's code | `.cannotFindHost`, `.cannotConnectToHost`, `.secureConnectionFailed`, `.serverCertificateUntrusted`, `.networkConnectionLost`, `.badServerResponse`, `.dataLengthExceedsMaximum`, `.unknown` |
+    /// | `transport-failed`, by libcurl's code | `.unsupportedURL`, `.badURL`, `.cannotFindHost`, `.cannotConnectToHost`, `.badServerResponse`, `.timedOut`, `.secureConnectionFailed`, `.serverCertificateUntrusted`, `.networkConnectionLost`, `.dataLengthExceedsMaximum`, `.unknown` |
     /// | `body-unreadable` | `.resourceUnavailable` |
     ///
     /// The error's description is CacheChain's message (what failed and what to do); the CacheChain error is

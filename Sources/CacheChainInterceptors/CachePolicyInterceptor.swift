@@ -133,11 +133,8 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
                     cacheKey: key
                 )
             }
-            var fields = HTTPFields()
-            fields[.cacheControl] = "no-store"
-            fields[.contentLength] = "0"
             return PipelineResponse(
-                head: HTTPResponse(status: .gatewayTimeout, headerFields: fields),
+                head: HTTPResponse(status: .gatewayTimeout, headerFields: [.cacheControl: "no-store", .contentLength: "0"]),
                 cacheStatus: .unsatisfiable,
                 trace: trace
             )
@@ -162,7 +159,7 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
         }
     }
 
-    /// Sends the request inward; when the origin fails (or answers 5xx) and `stale-if-error` allows it,
+    /// Sends the request inward; when the origin fails (or answers 500, 502, 503 or 504) and `stale-if-error` allows it,
     /// serves `fallback` instead — the first validated variant, or the variant the request selects, which is
     /// selected only then.
     func fetch(

@@ -25,7 +25,6 @@ struct CoalescingIdentity: Hashable, Sendable {
 
     /// Hashes the key alone (its path and authority): every request passes here, and requests in flight at
     /// the same time with the same key but different policies or fields are rare. Equality compares all.
-    /// - Parameter hasher: The hasher.
     func hash(into hasher: inout Hasher) {
         hasher.combine(key)
     }

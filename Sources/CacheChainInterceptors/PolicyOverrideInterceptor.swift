@@ -155,6 +155,6 @@ public struct PolicyOverrideInterceptor: HTTPInterceptor {
 
     /// A rule name as a field value may hold it: visible ASCII and spaces.
     private static func printable(_ name: String) -> String {
-        String(name.unicodeScalars.filter { $0.isASCII && ($0.value >= 0x20 && $0.value < 0x7F) })
+        String(name.unicodeScalars.filter { (0x20..<0x7F).contains($0.value) })
     }
 }

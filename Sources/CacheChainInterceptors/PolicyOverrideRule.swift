@@ -90,7 +90,7 @@ public struct PolicyOverrideRule: Sendable, Hashable {
         var host = request.authority ?? ""
         if let colon = host.lastIndex(of: ":"), !host.hasSuffix("]") { host = String(host[..<colon]) }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        let path = (request.path ?? "/").split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? "/"
+        let path = String((request.path ?? "/").prefix { $0 != "?" })
         return matches(host: host, path: path)
     }
 

@@ -60,7 +60,7 @@ public struct RequestCoalescingInterceptor: HTTPInterceptor {
             case .leader(let flight):
                 do {
                     let response = try await next(request, context)
-                    if context.values[ResponseBodyStreamKey.self]?.isBodyDetached == true {
+                    if context.responseBodyStream?.isBodyDetached == true {
                         // The body went to the leader's caller only (too large to keep): each waiter fetches its own.
                         flights.finish(flight, with: .failure(LeaderKeptNoBody()))
                         return response

@@ -63,7 +63,7 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
         next: Next
     ) async throws -> PipelineResponse {
         let requestTime = context.now
-        if let stream = context.values[ResponseBodyStreamKey.self], request.head.method == .get, request.storageLimit != .refused,
+        if let stream = context.responseBodyStream, request.head.method == .get, request.storageLimit != .refused,
             let limit = storableBodyLimit(of: await context.storage.usage())
         {
             stream.limitStorableBody(to: limit)  // a streaming transport stops keeping a longer body at once
@@ -81,23 +81,17 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
                                    requestTime: requestTime, responseTime: responseTime, trace: &response.trace)
             return response
         }
+        // Each way of not storing gives its reasons to the trace and to one `notStored` event.
+        func notStored(_ reasons: [CacheReason], bytes: Int? = nil) -> PipelineResponse {
+            response.trace += reasons
+            context.events.emit(CacheEvent(.notStored, key: key, reasons: reasons.map(\.code.rawValue), bytes: bytes))
+            return response
+        }
         let storageLimit = request.storageLimit  // read once: `refused` applies here, a cap after the hooks
-        guard storageLimit != .refused else {
-            response.trace.append(CacheReason(.policy, "this request does not store responses"))
-            context.events.emit(CacheEvent(.notStored, key: key, reasons: ["policy"]))
-            return response
-        }
-        if let veto = response.storageVeto {
-            response.trace.append(veto)
-            context.events.emit(CacheEvent(.notStored, key: key, reasons: [veto.code.rawValue]))
-            return response
-        }
+        guard storageLimit != .refused else { return notStored([CacheReason(.policy, "this request does not store responses")]) }
+        if let veto = response.storageVeto { return notStored([veto]) }
         let verdict = context.policyEngine.storability(request: request.head, response: response.head)
-        guard verdict.isStorable else {
-            response.trace += verdict.reasons
-            context.events.emit(CacheEvent(.notStored, key: key, reasons: verdict.reasons.map(\.code.rawValue)))
-            return response
-        }
+        guard verdict.isStorable else { return notStored(verdict.reasons) }
         var proposal = CachedResponse(
             response: context.policyEngine.headForStorage(response.head),
             body: response.body,
@@ -108,25 +102,18 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
         )
         if let pending = context.values[PendingUserInfoKey.self] { proposal.userInfo.merge(pending) }
         if let limit = storableBodyLimit(of: await context.storage.usage()), proposal.body.count > limit {
-            response.trace.append(CacheReason(.tooLarge, "\(proposal.body.count) bytes exceeds \(limit) (\(Int(maximumEntryFraction * 100))% of capacity)"))
-            context.events.emit(CacheEvent(.notStored, key: key, reasons: ["too-large"], bytes: proposal.body.count))
-            return response
+            let reason = CacheReason(.tooLarge, "\(proposal.body.count) bytes exceeds \(limit) (\(Int(maximumEntryFraction * 100))% of capacity)")
+            return notStored([reason], bytes: proposal.body.count)
         }
         // The configured hook first, then this request's own (``WillCacheResponseKey``): either may veto.
         for hook in [willCacheResponse, context.values[WillCacheResponseKey.self]].compactMap({ $0 }) {
             guard let decided = await hook(proposal, request, context) else {
-                response.trace.append(CacheReason(.vetoed, "willCacheResponse returned nil"))
-                context.events.emit(CacheEvent(.notStored, key: key, reasons: ["vetoed"]))
-                return response
+                return notStored([CacheReason(.vetoed, "willCacheResponse returned nil")])
             }
             proposal = decided
         }
         if case .capped(let cap) = storageLimit { proposal.storagePolicy = proposal.storagePolicy.capped(at: cap) }
-        guard proposal.storagePolicy != .notAllowed else {
-            response.trace.append(CacheReason(.policy, "storage policy notAllowed"))
-            context.events.emit(CacheEvent(.notStored, key: key, reasons: ["policy"]))
-            return response
-        }
+        guard proposal.storagePolicy != .notAllowed else { return notStored([CacheReason(.policy, "storage policy notAllowed")]) }
         let entry = CacheEntry(
             key: key, request: request.head, cached: proposal, storedAt: responseTime,
             varyDigestKey: context.storage.varyDigestKey(for: key)

@@ -20,7 +20,7 @@ public enum LoopbackHTTPVersion: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Maps a parsed version (NIO's `HTTPVersion` numbers) to a case: major 2 or more is HTTP/2,
-    /// `1.0` is HTTP/1.0, anything else HTTP/1.1.
+    /// `1.0` (and `0.9`) is HTTP/1.0, anything else HTTP/1.1.
     init(major: Int, minor: Int) {
         switch (major, minor) {
         case (2..., _): self = .http2

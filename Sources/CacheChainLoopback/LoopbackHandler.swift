@@ -177,7 +177,7 @@ final class LoopbackHandler: ChannelInboundHandler {
         from offset: Int,
         count: Int,
         keepAlive: Bool,
-        pause: (offset: Int, gate: LoopbackGate)? = nil,
+        pause: (offset: Int, gate: LoopbackGate)?,
         context: ChannelHandlerContext
     ) {
         guard isActive else { return }

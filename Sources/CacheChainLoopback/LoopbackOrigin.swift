@@ -76,12 +76,9 @@ public final class LoopbackOrigin: Sendable {
                 throw LoopbackError("the loopback origin bound no port")
             }
             return LoopbackOrigin(isTLS: tls, offersHTTP2: offersHTTP2, port: port, router: router, group: group, channel: channel)
-        } catch let error as LoopbackError {
-            try? await group.shutdownGracefully()
-            throw error
         } catch {
             try? await group.shutdownGracefully()
-            throw LoopbackError("could not start the loopback origin on 127.0.0.1: \(error)")
+            throw error as? LoopbackError ?? LoopbackError("could not start the loopback origin on 127.0.0.1: \(error)")
         }
     }
 

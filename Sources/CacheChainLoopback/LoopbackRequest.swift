@@ -50,7 +50,5 @@ public struct LoopbackRequest: Sendable {
     }
 
     /// The path without its query.
-    public var pathWithoutQuery: Substring {
-        path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? Substring(path)
-    }
+    public var pathWithoutQuery: Substring { path.prefix { $0 != "?" } }
 }

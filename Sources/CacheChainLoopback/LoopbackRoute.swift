@@ -27,8 +27,7 @@ public struct LoopbackRoute: Sendable {
         public var count: Int {
             switch self {
             case .bytes(let bytes): bytes.count
-            case .generated(let count): count
-            case .stalled(let count, _): count
+            case .generated(let count), .stalled(let count, _): count
             }
         }
 

@@ -96,9 +96,7 @@ public struct CacheControl: Sendable, Hashable {
 
     /// The known directives among `directives`.
     private static func known(in directives: [Directive]) -> Known {
-        var known: Known = []
-        for directive in directives { known.formUnion(Known(name: directive.name)) }
-        return known
+        directives.reduce(into: Known()) { $0.formUnion(Known(name: $1.name)) }
     }
 
     /// Splits a line into directives, working on its UTF-8 bytes (this runs on every cache hit): commas,
@@ -195,8 +193,7 @@ public struct CacheControl: Sendable, Hashable {
         var start = line.startIndex
         var inQuotes = false
         var escaped = false
-        var index = line.startIndex
-        while index < line.endIndex {
+        for index in line.indices {
             let character = line[index]
             if escaped {
                 escaped = false
@@ -208,7 +205,6 @@ public struct CacheControl: Sendable, Hashable {
                 parts.append(line[start..<index])
                 start = line.index(after: index)
             }
-            index = line.index(after: index)
         }
         parts.append(line[start...])
         return parts
@@ -240,5 +236,16 @@ extension StringProtocol {
         while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
         while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
         return String(slice)
+    }
+}
+
+extension BidirectionalCollection<UInt8> {
+    /// The bytes without leading and trailing spaces and horizontal tabs (HTTP's `OWS`).
+    package func trimmingOWS() -> SubSequence {
+        let isOWS = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = firstIndex(where: { !isOWS($0) }), let last = lastIndex(where: { !isOWS($0) }) else {
+            return self[endIndex...]
+        }
+        return self[first...last]
     }
 }

@@ -13,21 +13,10 @@ extension CachePolicyEngine {
     /// - Returns: The index of the chosen exchange, or `nil`.
     public func selectVariant(for request: HTTPRequest, among stored: [StoredExchange]) -> Int? {
         variantSelectionObserver?()
-        var best: Int?
-        for (index, candidate) in stored.enumerated() where matchesVary(request, candidate) {
-            guard let current = best else {
-                best = index
-                continue
-            }
-            let candidateDate = dateValue(of: candidate)
-            let currentDate = dateValue(of: stored[current])
-            if candidateDate > currentDate
-                || (candidateDate == currentDate && candidate.responseTime > stored[current].responseTime)
-            {
-                best = index
-            }
+        // `max(by:)` keeps the first of equally recent candidates.
+        return stored.indices.lazy.filter { matchesVary(request, stored[$0]) }.max { lhs, rhs in
+            (dateValue(of: stored[lhs]), stored[lhs].responseTime) < (dateValue(of: stored[rhs]), stored[rhs].responseTime)
         }
-        return best
     }
 
     /// Whether the stored request's fields named by the stored response's `Vary` match the new request's,

@@ -10,7 +10,7 @@ public struct FreshnessLifetime: Sendable, Hashable {
         case maxAge
         /// `Expires` minus `Date`.
         case expires
-        /// 10% of the time since `Last-Modified`, capped (§4.2.2).
+        /// ``CachePolicyConfiguration/heuristicFraction`` (10% by default) of the time since `Last-Modified`, capped (§4.2.2).
         case heuristic
         /// No explicit or heuristic freshness: the response is stale at once.
         case none

@@ -11,8 +11,8 @@ public import FoundationEssentials
 /// (RFC 9111 §5.3). Two-digit years 70–99 are 19xx and 00–69 are 20xx. Spaces and tabs around the whole
 /// value (a field value's optional whitespace) are ignored.
 public enum HTTPDate {
-    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-    private static let shortDays = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let shortDays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
     private static let longDays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
     /// Parses an HTTP-date.
@@ -41,11 +41,9 @@ public enum HTTPDate {
         let secondsOfDay = total - days * 86_400
         let (year, month, day) = civil(fromDays: days)
         let weekday = ((days % 7) + 7 + 3) % 7  // 1970-01-01 was a Thursday (index 3 from Monday)
-        let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-        let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
-        return "\(names[weekday]), \(two(day)) \(monthNames[month - 1]) \(yearText) "
+        return "\(shortDays[weekday]), \(two(day)) \(months[month - 1]) \(yearText) "
             + "\(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60)) GMT"
     }
 
@@ -116,9 +114,9 @@ public enum HTTPDate {
         UInt32(bytes[offset] | 0x20) << 16 | UInt32(bytes[offset + 1] | 0x20) << 8 | UInt32(bytes[offset + 2] | 0x20)
     }
 
-    /// ``code(_:at:)`` of a lowercase three-letter name.
+    /// ``code(_:at:)`` of a three-letter name.
     private static func code(_ name: String) -> UInt32 {
-        name.utf8.reduce(0) { $0 << 8 | UInt32($1) }
+        name.utf8.reduce(0) { $0 << 8 | UInt32($1 | 0x20) }
     }
 
     private static let shortDayCodes = shortDays.map(code)

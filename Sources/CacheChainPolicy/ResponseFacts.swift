@@ -7,15 +7,12 @@ import HTTPTypes
 /// Derived from the head alone (no configuration), so it is valid for as long as the head is unchanged;
 /// ``StoredExchange`` recomputes it whenever its response is replaced.
 struct ResponseFacts: Sendable {
-    /// The response's `Cache-Control` directives.
     let directives: CacheControl
     /// The response's `Date`, or `nil` when it is missing, repeated or not an HTTP-date.
     let date: Date?
     /// The first member of the `Age` field in seconds, or `nil` when there is none or it is invalid (RFC 9111 §5.1).
     let age: Int?
 
-    /// Reads the facts of a response head.
-    /// - Parameter response: The head.
     init(_ response: HTTPResponse) {
         let fields = response.headerFields
         directives = CacheControl(fields)

@@ -47,16 +47,11 @@ package struct SHA256 {
             copy.pending.removeAll(keepingCapacity: true)
         }
         while copy.pending.count < 56 { copy.pending.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            copy.pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-        }
+        copy.pending += stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: bitLength >> UInt64($0)) }
         copy.compress(copy.pending)
-        var digest: [UInt8] = []
-        digest.reserveCapacity(32)
-        for word in copy.state {
-            digest.append(contentsOf: [UInt8(word >> 24), UInt8(word >> 16 & 0xff), UInt8(word >> 8 & 0xff), UInt8(word & 0xff)])
+        return copy.state.flatMap { word in
+            [UInt8(word >> 24), UInt8(word >> 16 & 0xff), UInt8(word >> 8 & 0xff), UInt8(word & 0xff)]
         }
-        return digest
     }
 
     /// The digest of `bytes`.

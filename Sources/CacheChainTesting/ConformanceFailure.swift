@@ -14,6 +14,6 @@ public struct ConformanceFailure: Error, CustomStringConvertible {
         self.detail = detail
     }
 
-    /// `check: detail`.
+    /// `storage conformance check '<check>' failed: <detail>`.
     public var description: String { "storage conformance check '\(check)' failed: \(detail)" }
 }

@@ -39,6 +39,6 @@ public enum MetadataGoldenEntry {
     /// - Parameter bytes: The bytes.
     /// - Returns: Two digits per byte.
     public static func hex(_ bytes: some Collection<UInt8>) -> String {
-        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        bytes.map { ($0 < 0x10 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 }

@@ -88,7 +88,7 @@ public final class ScriptedTransport: HTTPTransport {
     /// - Parameter path: The request path.
     /// - Returns: The count.
     public func requestCount(for path: String) -> Int {
-        state.withLock { $0.received.filter { $0.head.path == path }.count }
+        state.withLock { $0.received.count { $0.head.path == path } }
     }
 
     /// Answers a request from the script.

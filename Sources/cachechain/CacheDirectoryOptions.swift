@@ -15,12 +15,10 @@ struct CacheDirectoryOptions: ParsableArguments {
     /// The cache flags every subcommand shares.
     @OptionGroup var shared: CacheOptions
 
-    /// `--disk-capacity`.
-    var diskCapacity: Int { shared.diskCapacity }
     /// `--key-file`.
     var keyFile: String? { shared.keyFile }
     /// Whether HTTPS responses go to the encrypted tier: `--encrypt-https` or `--backend encrypted`.
-    var encryptHTTPS: Bool { shared.resolvedBackend(default: .disk) == .encrypted }
+    var encryptHTTPS: Bool { backend == .encrypted }
     /// The backend: `disk` by default.
     var backend: StorageBackend { shared.resolvedBackend(default: .disk) }
 
@@ -86,7 +84,7 @@ struct CacheDirectoryOptions: ParsableArguments {
     ) throws -> HTTPCacheClient.Configuration {
         let keys = try keyFile.map { try encryptedTier.openKeys(keyFile: $0, createKey: createKey, records: recordsKey) }
         func open(_ directory: String) throws -> DiskStorage {
-            try DiskStorage(configuration: .init(directory: directory, capacity: diskCapacity, accessMode: accessMode))
+            try DiskStorage(configuration: .init(directory: directory, capacity: shared.diskCapacity, accessMode: accessMode))
         }
         var configuration = HTTPCacheClient.Configuration(storage: try open(directory))
         if encryptHTTPS, let keys {

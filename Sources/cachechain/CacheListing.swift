@@ -3,7 +3,6 @@ import Foundation
 
 /// One stored variant as `ls` and `explain` show it.
 struct ListedEntry {
-    /// The stored entry.
     let entry: CacheEntry
     /// Its freshness now, by the RFC 9111 rules of a private cache.
     let freshness: FreshnessReport
@@ -16,11 +15,11 @@ struct ListedEntry {
     @discardableResult
     static func forEach(
         in storage: any CacheStorage,
-        prefix: String? = nil,
-        now: Date = Date(),
+        prefix: String?,
         _ visit: (ListedEntry) -> Void
     ) async throws -> Int {
         let engine = CachePolicyEngine()
+        let now = Date()
         // Filtered first, then sorted on strings made once per key (`CacheKey`'s `<` builds both strings on every
         // comparison): at a million keys this is seconds less.
         let matching = try await storage.keys().lazy.map { (key: $0, text: $0.stringValue) }

@@ -3,7 +3,6 @@ import CacheChain
 
 /// `--policy`: a cache policy by its `URLRequest.CachePolicy` name or its Fetch API cache-mode name.
 struct CachePolicyArgument: ExpressibleByArgument {
-    /// The policy.
     let policy: RequestCachePolicy
 
     /// The Fetch names accepted besides Apple's.

@@ -10,7 +10,6 @@ struct PipelineOptions: ParsableArguments {
 
     /// The backend: `--backend`, `memory` by default (see ``CacheOptions``).
     var backend: StorageBackend { cache.resolvedBackend(default: .memory) }
-    /// The Redis options.
     var redis: RedisOptions { cache.redis }
     /// The cache directory of the backends that keep files (`--cache-dir` or the shared default), else `nil`.
     var cacheDir: String? { backend.usesDirectory ? cache.directory : nil }

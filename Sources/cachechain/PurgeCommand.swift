@@ -54,7 +54,7 @@ struct PurgeCommand: AsyncParsableCommand {
     var all = false
 
     func validate() throws {
-        let selectors = [url != nil, prefix != nil, since != nil, expired, staleOlderThan != nil, all].filter { $0 }.count
+        let selectors = [url != nil, prefix != nil, since != nil, expired, staleOlderThan != nil, all].count { $0 }
         guard selectors == 1 else {
             throw ValidationError(
                 "give exactly one of --url, --prefix, --since, --expired, --stale-older-than or --all (got \(selectors))"

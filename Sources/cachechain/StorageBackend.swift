@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// The `--backend` choices.
 enum StorageBackend: String, CaseIterable, ExpressibleByArgument {
-    /// A `MemoryStorage` of `--memory-capacity` bytes (the default).
+    /// A `MemoryStorage` of `--memory-capacity` bytes (the default of `batch`).
     case memory
     /// A `DiskStorage` in `--cache-dir`, up to `--disk-capacity` bytes.
     case disk

@@ -36,7 +36,6 @@ struct LRUList<Element> {
 
     /// Removes the element in a slot and returns it.
     /// - Complexity: O(1).
-    @discardableResult
     mutating func remove(_ index: Int) -> Element? {
         guard index >= 0, index < slots.count, let element = slots[index].element else { return nil }
         unlink(index)
@@ -72,7 +71,6 @@ struct LRUList<Element> {
         slots[index].element = element
     }
 
-    /// Removes every element.
     mutating func removeAll() {
         slots.removeAll()
         free.removeAll()

@@ -64,7 +64,7 @@ struct MemoryShard {
     mutating func insert(_ entry: CacheEntry, cost: Int, maximumVariants: Int) -> (cost: Int, count: Int, evicted: [Eviction]) {
         var costChange = cost
         var countChange = 1
-        if let existing = index[entry.key]?[entry.variantKey], let removed = removeSlot(existing, key: entry.key, variantKey: entry.variantKey) {
+        if let removed = remove(entry.key, variantKey: entry.variantKey) {
             costChange -= removed.cost
             countChange -= 1
         }
@@ -120,7 +120,6 @@ struct MemoryShard {
         index.values.flatMap { $0.values.compactMap { order[$0]?.entry } }
     }
 
-    /// Removes every variant.
     mutating func removeAll() {
         order.removeAll()
         index.removeAll()

@@ -130,8 +130,7 @@ public final class MemoryStorage: CacheStorage {
             }
         }
         let home = shardIndex(for: entry.key)
-        let maximumVariants = maximumVariantsPerKey
-        let change = shards[home].withLock { $0.insert(entry, cost: cost, maximumVariants: maximumVariants) }
+        let change = shards[home].withLock { $0.insert(entry, cost: cost, maximumVariants: maximumVariantsPerKey) }
         totals.withLock {
             $0.cost += change.cost
             $0.count += change.count
@@ -249,7 +248,6 @@ public final class MemoryStorage: CacheStorage {
     /// Evicts least recently used variants until both limits hold: those of shard `start` first (sparing its
     /// newest variant, the one just stored, when `sparingNewest` is set), then each other shard's in turn.
     private func evictIfNeeded(startingAt start: Int, sparingNewest: Bool) {
-        let countLimit = self.countLimit
         var evicted: [MemoryShard.Eviction] = []
         defer { report(evicted) }
         for step in 0..<shards.count {

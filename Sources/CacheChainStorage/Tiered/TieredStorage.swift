@@ -13,7 +13,7 @@ public import HTTPTypes
 /// )
 /// ```
 ///
-/// - `.allowed` entries are written to both tiers (disk first: a failed disk write is thrown after the
+/// - `.allowed` entries are written to both tiers (memory first: a failed disk write is thrown after the
 ///   memory tier kept the entry); `.allowedInMemoryOnly` entries go to memory only, and any disk copy of
 ///   the same variant is removed so an older version cannot resurface; `.notAllowed` go nowhere.
 /// - Each tier enforces its own capacity and eviction; ``usage()`` reports both tiers.
@@ -182,9 +182,7 @@ public struct TieredStorage: CacheStorage {
         try await memory.removeEntries(withUserInfoNamed: name, where: shouldRemove)
         try await disk.removeEntries(withUserInfoNamed: name, where: shouldRemove)
     }
-}
 
-extension TieredStorage {
     /// Removes the entries stale at `now` for at least `olderThan` from both tiers.
     /// - Parameters:
     ///   - now: The current time.

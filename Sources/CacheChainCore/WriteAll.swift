@@ -12,7 +12,7 @@ import Darwin
 ///   - bytes: The bytes to write.
 ///   - descriptor: The open file descriptor.
 /// - Returns: `nil` once every byte is written, else the `errno` of the write that failed.
-func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+package func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
     var offset = 0
     while offset < bytes.count {
         let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
