@@ -14,7 +14,7 @@ enum BlockingCall {
     /// - Returns: What `work` returned.
     /// - Throws: What `work` threw.
     static func run<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
-        try complete { () async -> Result<Value, any Error> in
+        try run { () async -> Result<Value, any Error> in
             do {
                 return .success(try await work())
             } catch {
@@ -27,10 +27,6 @@ enum BlockingCall {
     /// - Parameter work: The async work.
     /// - Returns: What `work` returned.
     static func run<Value: Sendable>(_ work: @escaping @Sendable () async -> Value) -> Value {
-        complete(work)
-    }
-
-    private static func complete<Value: Sendable>(_ work: @escaping @Sendable () async -> Value) -> Value {
         let finished = DispatchSemaphore(value: 0)
         let result = LockedValue<Value?>(nil)
         let executor = QueueExecutor()

@@ -1,3 +1,4 @@
+import FoundationEssentials
 public import HTTPTypes
 
 extension CachePolicyEngine {
@@ -6,17 +7,20 @@ extension CachePolicyEngine {
     /// Field values are compared as ``VaryFields`` normalises them (lines combined, members trimmed; secret
     /// fields by their keyed digest under ``varyDigestKey``); a field absent from both requests matches.
     /// `Vary: *` never matches. When several match, the most
-    /// recent (by `Date`, then by reception time) is chosen.
+    /// recent (by `Date`, then by reception time) is chosen; of equally recent ones, the first in `stored`.
     /// - Parameters:
     ///   - request: The new request.
     ///   - stored: The stored exchanges under the request's cache key.
     /// - Returns: The index of the chosen exchange, or `nil`.
     public func selectVariant(for request: HTTPRequest, among stored: [StoredExchange]) -> Int? {
         variantSelectionObserver?()
-        // `max(by:)` keeps the first of equally recent candidates.
-        return stored.indices.lazy.filter { matchesVary(request, stored[$0]) }.max { lhs, rhs in
-            (dateValue(of: stored[lhs]), stored[lhs].responseTime) < (dateValue(of: stored[rhs]), stored[rhs].responseTime)
+        func recency(_ index: Int) -> (Date, Date) { (dateValue(of: stored[index]), stored[index].responseTime) }
+        var best: Int?
+        for index in stored.indices where matchesVary(request, stored[index]) {
+            if let current = best, recency(index) <= recency(current) { continue }  // the first of equals stays
+            best = index
         }
+        return best
     }
 
     /// Whether the stored request's fields named by the stored response's `Vary` match the new request's,

@@ -31,6 +31,7 @@ struct VaryTests {
         Case(name: "field names are case-insensitive", stored: [variant("fr", vary: "ACCEPT-language")], requestFields: [("accept-language", "fr")], expected: 0),
         Case(name: "Vary: * never matches", stored: [variant("fr", vary: "*")], requestFields: [("Accept-Language", "fr")], expected: nil),
         Case(name: "most recent of several matches", stored: [variant("fr", at: -100), variant("fr", at: -10), variant("fr", at: -50)], requestFields: [("Accept-Language", "fr")], expected: 1),
+        Case(name: "equally recent matches: the first stored", stored: [variant("en", at: -10), variant("fr", at: -10), variant("fr", at: -10)], requestFields: [("Accept-Language", "fr")], expected: 1),
         Case(name: "no Vary: any request matches", stored: [stored([("Cache-Control", "max-age=60")])], requestFields: [("Accept-Language", "xx")], expected: 0),
         Case(name: "several Vary fields must all match", stored: [variant("fr", vary: "Accept-Language, Accept")], requestFields: [("Accept-Language", "fr"), ("Accept", "text/html")], expected: nil),
     ]
