@@ -241,7 +241,7 @@ extension StringProtocol {
 
 extension BidirectionalCollection<UInt8> {
     /// The bytes without leading and trailing spaces and horizontal tabs (HTTP's `OWS`).
-    package func trimmingOWS() -> SubSequence {
+    @inlinable package func trimmingOWS() -> SubSequence {
         let isOWS = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         guard let first = firstIndex(where: { !isOWS($0) }), let last = lastIndex(where: { !isOWS($0) }) else {
             return self[endIndex...]
