@@ -34,6 +34,13 @@ struct ResourceUse: Sendable {
         return ResourceUse(contextSwitches: usage.ru_nvcsw + usage.ru_nivcsw, cpuMicroseconds: cpu, calls: 0)
     }
 
+    /// Adds another measurement's figures.
+    mutating func add(_ other: ResourceUse) {
+        contextSwitches += other.contextSwitches
+        cpuMicroseconds += other.cpuMicroseconds
+        calls += other.calls
+    }
+
     /// Adds what was used between `start` and now over `calls` calls.
     mutating func add(since start: ResourceUse, calls: Int) {
         let end = ResourceUse.now()
@@ -67,6 +74,8 @@ struct PairedRow: Sendable {
     var kind: Kind
     var subject: PairedSide
     var baseline: PairedSide
+    /// The previous build's subject, measured in the same pairs (`scripts/bench.sh --against COMMIT`), or nil.
+    var previous: PairedSide?
     /// The target on the ratio, as the issue states it (e.g. "≤ 1.25"), or nil.
     var target: String?
     var reportsResourceUse: Bool
@@ -78,6 +87,19 @@ struct PairedRow: Sendable {
 
     var medianRatio: Double { median(ratios) }
     var spread: (low: Double, high: Double) { (ratios.min() ?? 0, ratios.max() ?? 0) }
+
+    /// new / old for each pair (subject / previous build's subject); empty without a previous build.
+    var previousRatios: [Double] {
+        guard let previous else { return [] }
+        return zip(subject.roundFigures, previous.roundFigures).map { $1 > 0 ? $0 / $1 : 0 }
+    }
+
+    /// Whether this build is slower than the previous one beyond the spread: every pair says so.
+    var isRegression: Bool {
+        let ratios = previousRatios
+        guard let low = ratios.min(), let high = ratios.max() else { return false }
+        return kind == .latency ? low > 1 : high < 1
+    }
 
     /// Whether the median ratio meets ``target`` ("≤ x" or "≥ x"); nil without one.
     var meetsTarget: Bool? {
@@ -139,18 +161,35 @@ func comparePaired(
     _ subject: () async throws -> Void,
     _ baseline: () async throws -> Void
 ) async rethrows -> PairedRow {
+    if PreviousBuild.isWorker {
+        try await PreviousBuild.serve(row: names.subject, warmUp: { for _ in 0..<warmUp { try await subject() } }) { calls in
+            var side = PairedSide(name: names.subject)
+            try await timeRound(calls, into: &side, subject)
+            return (side.roundFigures.first ?? 0, side.use)
+        }
+        return PairedRow(section: "", kind: .latency, subject: PairedSide(name: ""), baseline: PairedSide(name: ""), reportsResourceUse: false)
+    }
+    let worker = PreviousBuild.worker
+    worker?.start(row: names.subject)
     for _ in 0..<warmUp { try await subject() }
     for _ in 0..<warmUp { try await baseline() }
     let perRound = plan.calls(calls)
     var subjectSide = PairedSide(name: names.subject)
     var baselineSide = PairedSide(name: names.baseline)
+    var previousSide = worker.map { _ in PairedSide(name: "previous build") }
     for _ in 0..<plan.pairs {
         try await timeRound(perRound, into: &subjectSide, subject)
         try await timeRound(perRound, into: &baselineSide, baseline)
+        if let worker {
+            let (figure, use) = worker.round(calls: perRound)
+            previousSide?.roundFigures.append(figure)
+            previousSide?.use.add(use)
+        }
     }
+    worker?.finish(row: names.subject)
     let row = PairedRow(
         section: currentSection.withLock { $0 }, kind: .latency, subject: subjectSide, baseline: baselineSide,
-        target: target, reportsResourceUse: resourceUse
+        previous: previousSide, target: target, reportsResourceUse: resourceUse
     )
     printPaired(row)
     return row
@@ -185,12 +224,31 @@ func compareThroughputPaired(
     _ baseline: (Int) async throws -> Void
 ) async rethrows -> PairedRow {
     let perRound = plan.calls(calls)
+    let clock = ContinuousClock()
+    if PreviousBuild.isWorker {
+        try await PreviousBuild.serve(row: names.subject, warmUp: { try await subject(max(1, perRound / 10)) }) { calls in
+            let start = ResourceUse.now()
+            let begin = clock.now
+            try await subject(calls)
+            var use = ResourceUse()
+            use.add(since: start, calls: calls)
+            return (Double(calls) / ((clock.now - begin).nanoseconds / 1e9), use)
+        }
+        return PairedRow(section: "", kind: .throughput, subject: PairedSide(name: ""), baseline: PairedSide(name: ""), reportsResourceUse: false)
+    }
+    let worker = PreviousBuild.worker
+    worker?.start(row: names.subject)
     try await subject(max(1, perRound / 10))
     try await baseline(max(1, perRound / 10))
     var subjectSide = PairedSide(name: names.subject)
     var baselineSide = PairedSide(name: names.baseline)
-    let clock = ContinuousClock()
+    var previousSide = worker.map { _ in PairedSide(name: "previous build") }
     for _ in 0..<plan.pairs {
+        if let worker {
+            let (figure, use) = worker.round(calls: perRound)
+            previousSide?.roundFigures.append(figure)
+            previousSide?.use.add(use)
+        }
         var start = ResourceUse.now()
         var begin = clock.now
         try await subject(perRound)
@@ -202,9 +260,10 @@ func compareThroughputPaired(
         baselineSide.roundFigures.append(Double(perRound) / ((clock.now - begin).nanoseconds / 1e9))
         baselineSide.use.add(since: start, calls: perRound)
     }
+    worker?.finish(row: names.subject)
     let row = PairedRow(
         section: currentSection.withLock { $0 }, kind: .throughput, subject: subjectSide, baseline: baselineSide,
-        target: target, reportsResourceUse: resourceUse
+        previous: previousSide, target: target, reportsResourceUse: resourceUse
     )
     printPaired(row)
     return row
@@ -225,14 +284,26 @@ func printPaired(_ row: PairedRow) {
     )
     if let target = row.target { line += "  target \(target)" }
     print(line)
-    if row.reportsResourceUse {
+    if let previous = row.previous {
+        let ratios = row.previousRatios
         print(
             String(
-                format: "    per request: %@ %.2f switches, %.1f µs CPU | %@ %.2f switches, %.1f µs CPU",
-                "ours" as NSString, row.subject.use.switchesPerCall, row.subject.use.cpuMicrosecondsPerCall,
-                "baseline" as NSString, row.baseline.use.switchesPerCall, row.baseline.use.cpuMicrosecondsPerCall
+                format: "    previous build: %@ | new / old %6.3f× (%.3f–%.3f)%@",
+                unit(median(previous.roundFigures)) as NSString, median(ratios), ratios.min() ?? 0, ratios.max() ?? 0,
+                (row.isRegression ? "  SLOWER than the previous build beyond the spread" : "") as NSString
             )
         )
+    }
+    if row.reportsResourceUse {
+        var line = String(
+            format: "    per request: %@ %.2f switches, %.1f µs CPU | %@ %.2f switches, %.1f µs CPU",
+            "ours" as NSString, row.subject.use.switchesPerCall, row.subject.use.cpuMicrosecondsPerCall,
+            "baseline" as NSString, row.baseline.use.switchesPerCall, row.baseline.use.cpuMicrosecondsPerCall
+        )
+        if let previous = row.previous {
+            line += String(format: " | previous %.2f switches, %.1f µs CPU", previous.use.switchesPerCall, previous.use.cpuMicrosecondsPerCall)
+        }
+        print(line)
     }
     let figures: (PairedSide) -> ResultRow.Figures = { side in
         let value = median(side.roundFigures)
@@ -253,19 +324,30 @@ func printPaired(_ row: PairedRow) {
 func printPairedSummary() {
     let rows = pairedRows.all
     guard !rows.isEmpty else { return }
-    print("\n== Summary: median ratio (spread) per row, ours / baseline ==")
-    print(String(format: "%-70@ %-8@ %8@ %-17@ %@", "row" as NSString, "kind" as NSString, "ratio" as NSString, "spread" as NSString, "target" as NSString))
+    let againstPrevious = rows.contains { $0.previous != nil }
+    print("\n== Summary: median ratio (spread) per row, ours / baseline\(againstPrevious ? "; new / old against the previous build" : "") ==")
+    print(String(format: "%-70@ %-8@ %8@ %-17@ %-16@ %@", "row" as NSString, "kind" as NSString, "ratio" as NSString, "spread" as NSString, "target" as NSString, (againstPrevious ? "new / old (spread)" : "") as NSString))
     for row in rows {
         let spread = row.spread
         let verdict = row.meetsTarget.map { $0 ? "met" : "missed" } ?? ""
         let name = "\(row.subject.name) vs \(row.baseline.name)"
+        var previous = ""
+        if row.previous != nil {
+            let ratios = row.previousRatios
+            previous = String(format: "%6.3f× (%.3f–%.3f)%@", median(ratios), ratios.min() ?? 0, ratios.max() ?? 0, row.isRegression ? " SLOWER" : "")
+        }
         print(
             String(
-                format: "%-70@ %-8@ %7.3f× %-17@ %@",
+                format: "%-70@ %-8@ %7.3f× %-17@ %-16@ %@",
                 String(name.prefix(70)) as NSString, (row.kind == .latency ? "time" : "ops/s") as NSString, row.medianRatio,
                 String(format: "%.3f–%.3f", spread.low, spread.high) as NSString,
-                (row.target.map { "\($0) \(verdict)" } ?? "") as NSString
+                (row.target.map { "\($0) \(verdict)" } ?? "") as NSString, previous as NSString
             )
         )
+    }
+    let regressions = rows.filter(\.isRegression)
+    if againstPrevious {
+        print(regressions.isEmpty ? "no row is slower than the previous build beyond its spread"
+            : "\(regressions.count) row(s) slower than the previous build beyond the spread: a regression is a defect")
     }
 }

@@ -10,6 +10,9 @@ import Synchronization
 // Run with ./scripts/bench.sh. A plain executable (not package-benchmark) so baselines such as
 // Foundation's URLCache run in the same process and the output is one readable table.
 
+// In a previous build's worker (`scripts/bench.sh --against COMMIT`), keep stdout for the coordinator first.
+PreviousBuild.prepare()
+
 let iterations = Int(ProcessInfo.processInfo.environment["BENCH_ITERATIONS"] ?? "") ?? 200_000
 let arguments = Set(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
@@ -46,6 +49,8 @@ if isSelected("paired") {
     printPairedSummary()
     print("(paired run: \(plan.pairs) pairs per row, \(ContinuousClock.now - started))")
 }
+// A previous build's worker serves the paired rows only.
+if PreviousBuild.isWorker { exit(0) }
 
 // Scenario 8: peak RSS filling a 256 MiB memory cache and downloading a 1 GiB body.
 if isSelected("footprint") { try await runMemoryFootprintScenarios() }

@@ -36,7 +36,6 @@ let built = Pipeline(transport: transport) {
         print("    → \(request.head.method) \(request.head.path ?? "/")")
         return try await next(request, context)
     } }
-    RequestCoalescingInterceptor()
     CachePolicyInterceptor()
     RevalidationInterceptor()
     StorageDecisionInterceptor()
@@ -49,7 +48,6 @@ let listed = Pipeline(
     interceptors: [
         StatusTally(tally: arrayTally),
         UserInfoStampingInterceptor.cachedDate(),
-        RequestCoalescingInterceptor(),
         CachePolicyInterceptor(),
         RevalidationInterceptor(),
         StorageDecisionInterceptor(),

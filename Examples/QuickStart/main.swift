@@ -28,7 +28,7 @@ func show(_ label: String, _ response: PipelineResponse) {
 print("CacheChain quick start — origin at \(origin.baseURL), transport \(CurlTransport.libcurlVersion)\n")
 show("1st GET", try await client.data(for: request))
 show("2nd GET", try await client.data(for: request))
-// A single range of the stored response comes from the cache too: 206 with Content-Range (RangeRequestInterceptor).
+// A single range of the stored response comes from the cache too: 206 with Content-Range (the cache policy serves ranges).
 var ranged = request
 ranged.headerFields[.range] = "bytes=0-4"
 let part = try await client.data(for: ranged)

@@ -42,7 +42,6 @@ origin.route("/login", LoopbackRoute(headers: [("Cache-Control", "max-age=600"),
 
 // Team interceptors go inside StorageDecision (between it and the transport), so they shape what is stored.
 let pipeline = Pipeline(transport: CurlTransport()) {
-    RequestCoalescingInterceptor()
     CachePolicyInterceptor()
     RevalidationInterceptor()
     StorageDecisionInterceptor()

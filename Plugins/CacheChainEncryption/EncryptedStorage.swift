@@ -174,6 +174,11 @@ public struct EncryptedStorage: CacheStorage {
         await wrapped.usage()
     }
 
+    /// The wrapped backend's capacities.
+    public var capacities: StorageUsage {
+        get async { await wrapped.capacities }
+    }
+
     // MARK: - Sealing
 
     /// The inner entry that stands for `entry`, sealed with `key`.

@@ -188,6 +188,9 @@ public final class RedisStorage: CacheStorage {
         }
     }
 
+    /// No capacity (Redis's `maxmemory` limits it), without a round trip.
+    public var capacities: StorageUsage { StorageUsage() }
+
     /// The number of keys stored in this namespace; byte figures are zero, as capacity belongs to Redis
     /// (`maxmemory`). Zero when Redis cannot be reached.
     /// - Returns: The usage.

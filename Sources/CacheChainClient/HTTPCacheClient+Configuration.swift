@@ -33,20 +33,21 @@ extension HTTPCacheClient {
         /// when `false` such responses are validated before being served. It shapes the default chain; in a
         /// pipeline you compose, `CachePolicyInterceptor(revalidationQueue:)` decides.
         public var isStaleWhileRevalidateEnabled: Bool
-        /// Whether concurrent requests that one response can answer share one trip to the origin
-        /// (`RequestCoalescingInterceptor`, just outside the cache interceptors); `true` by default. Turn it
-        /// off when every request must reach the transport on its own (e.g. to count or log each one there).
+        /// Whether concurrent requests that one response can answer, and whose lookup said fetch or validate, share
+        /// one trip to the origin (`CachePolicyInterceptor`'s coalescing; a hit never reaches it); `true` by
+        /// default. Turn it off when every request must reach the transport on its own (e.g. to count or log each
+        /// one there).
         public var isRequestCoalescingEnabled: Bool
         /// Rules that override the origin's caching headers per URL pattern (`PolicyOverrideRule`); empty
-        /// (no override) by default. The default chain then holds a `PolicyOverrideInterceptor` at each of its
-        /// two positions: outermost, and next to the transport.
+        /// (no override) by default. They are inputs of the cache policy's plan: matched once per request, their
+        /// response side applied by the storage decision before anything is stored.
         public var policyOverrides: [PolicyOverrideRule]
         /// Whether a single-range `GET` is answered from a stored complete, fresh `200` with a `206` (or a
-        /// `416`) by a `RangeRequestInterceptor` just inside the outer interceptors; `true` by default.
+        /// `416`) by the cache policy (a step of its plan for requests with a `Range`); `true` by default.
         public var isRangeServingEnabled: Bool
         /// Rules under which `POST` and `QUERY` requests are cached, keyed by a digest of their body
-        /// (`BodyKeyedCachingRule`); empty (never cached) by default. The default chain then holds a
-        /// `BodyKeyedCachingInterceptor` just outside the cache interceptors and one next to the transport.
+        /// (`BodyKeyedCachingRule`); empty (never cached) by default. They are inputs of the cache policy's plan:
+        /// the request is handled as a `GET` under its body key and sent with its own method and body.
         public var bodyKeyedCaching: [BodyKeyedCachingRule]
 
         /// Creates a configuration.

@@ -23,7 +23,7 @@ extension HTTPCacheClient {
     ///   (what was spooled is deleted), while the caller's stream goes on to the end; nothing is stored (a
     ///   `notStored` event with reason `too-large`), and a request coalesced with it fetches its own body.
     /// - A streamed head has the changes interceptors make on the way back only where they register them with
-    ///   `ResponseBodyStream.amendStreamedHead(_:)` (`CacheStatusInterceptor` and `PolicyOverrideInterceptor`
+    ///   `ResponseBodyStream.amendStreamedHead(_:)` (`CacheStatusInterceptor` and `StorageDecisionInterceptor` for a policy override
     ///   do; the `Cache-Status` of a streamed miss has no `stored`, decided once the body is complete). Its
     ///   trace holds the lookup's decisions until the body has ended, then the whole trace.
     /// - Anything else — a hit (from a disk entry, read from its file in chunks), a `304`, a stale response, an

@@ -13,12 +13,9 @@ public import HTTPTypes
 /// let second = try await client.data(for: HTTPRequest(url: "https://example.com/"))
 /// print(second.cacheStatus)               // hit
 /// ```
-/// The default chain is
-/// `configuration.outerInterceptors → RangeRequest → RequestCoalescing → CachePolicy → Revalidation → StorageDecision → transport`,
-/// with a `PolicyOverrideInterceptor` first and one just before the transport when
-/// ``Configuration/policyOverrides`` holds rules, and a `BodyKeyedCachingInterceptor` just before
-/// `CachePolicy` and one last when ``Configuration/bodyKeyedCaching`` does
-/// (without `RequestCoalescing` when ``Configuration/isRequestCoalescingEnabled`` is off);
+/// The default chain is ``defaultInterceptors(for:)``:
+/// `configuration.outerInterceptors → CachePolicy → Revalidation → StorageDecision → transport`, where coalescing,
+/// ranges, policy overrides and body keys are inputs of the cache policy's one plan per request;
 /// ``init(pipeline:configuration:)`` takes a pipeline you compose yourself.
 ///
 /// The client owns a `RevalidationQueue` for `stale-while-revalidate`; ``withClient(transport:configuration:_:)``
@@ -69,29 +66,27 @@ public struct HTTPCacheClient: Sendable {
             .compactMap { ($0 as? CachePolicyInterceptor)?.revalidationQueue }.first ?? RevalidationQueue()
     }
 
-    /// The built-in chain for a configuration: its outer interceptors, then ranges from the cache (unless
-    /// ``Configuration/isRangeServingEnabled`` is off), request coalescing (unless
-    /// ``Configuration/isRequestCoalescingEnabled`` is off), cache policy, revalidation and storage decision
-    /// (with the configuration's `willCacheResponse` hook).
+    /// The built-in chain for a configuration: its outer interceptors, then cache policy (with the configuration's
+    /// coalescing, range serving, policy overrides and body keys as inputs of its plan), revalidation and storage
+    /// decision (with the configuration's `willCacheResponse` hook).
     /// - Parameter configuration: The configuration.
-    /// - Returns: The interceptors, outermost first (a new `RequestCoalescingInterceptor` each call).
+    /// - Returns: The interceptors, outermost first (a new `CachePolicyInterceptor`, with its own in-flight requests
+    ///   and revalidation queue, each call).
     public static func defaultInterceptors(for configuration: Configuration) -> [any HTTPInterceptor] {
-        let coalescing: [any HTTPInterceptor] = configuration.isRequestCoalescingEnabled ? [RequestCoalescingInterceptor()] : []
-        let rules = configuration.policyOverrides
-        let overrides: [any HTTPInterceptor] = rules.isEmpty ? [] : [PolicyOverrideInterceptor(rules: rules, position: .request)]
-        let networkOverrides: [any HTTPInterceptor] = rules.isEmpty ? [] : [PolicyOverrideInterceptor(rules: rules, position: .network)]
-        let ranges: [any HTTPInterceptor] = configuration.isRangeServingEnabled ? [RangeRequestInterceptor()] : []
-        let bodyRules = configuration.bodyKeyedCaching
-        let bodyKeyed: [any HTTPInterceptor] = bodyRules.isEmpty ? [] : [BodyKeyedCachingInterceptor(rules: bodyRules, position: .request)]
-        let bodyRestore: [any HTTPInterceptor] = bodyRules.isEmpty ? [] : [BodyKeyedCachingInterceptor(rules: bodyRules, position: .network)]
-        return overrides + configuration.outerInterceptors + ranges + coalescing + bodyKeyed + [
-            CachePolicyInterceptor(revalidationQueue: configuration.isStaleWhileRevalidateEnabled ? RevalidationQueue() : nil),
+        configuration.outerInterceptors + [
+            CachePolicyInterceptor(
+                revalidationQueue: configuration.isStaleWhileRevalidateEnabled ? RevalidationQueue() : nil,
+                isRequestCoalescingEnabled: configuration.isRequestCoalescingEnabled,
+                isRangeServingEnabled: configuration.isRangeServingEnabled,
+                policyOverrides: configuration.policyOverrides,
+                bodyKeyedCaching: configuration.bodyKeyedCaching
+            ),
             RevalidationInterceptor(),
             StorageDecisionInterceptor(
                 maximumEntryFraction: configuration.maximumEntryFraction,
                 willCacheResponse: configuration.willCacheResponse
             ),
-        ] + networkOverrides + bodyRestore
+        ]
     }
 
     /// Creates a client, runs `body` with it and waits for its background revalidations before returning.

@@ -25,7 +25,7 @@ public struct CacheEvent: Sendable, Hashable {
         /// A background revalidation started.
         case backgroundRevalidation
         /// A request joined an equivalent one already in flight and waits for its response
-        /// (`RequestCoalescingInterceptor`).
+        /// (`CachePolicyInterceptor`'s coalescing).
         case coalesced
     }
 

@@ -53,6 +53,13 @@ public protocol CacheStorage: Sendable {
     /// - Returns: The current usage.
     func usage() async -> StorageUsage
 
+    /// The capacity of each tier, known without I/O: the storage decision reads it on every miss to apply its size
+    /// rule. Only the capacity fields are meaningful (``StorageUsage/memoryCapacity``, ``StorageUsage/diskCapacity``).
+    ///
+    /// The default implementation calls ``usage()``; a backend whose usage needs I/O (a disk index, a server)
+    /// should answer from what it holds in memory.
+    var capacities: StorageUsage { get async }
+
     /// Removes every entry stored at or after a date (`URLCache.removeCachedResponses(since:)`).
     /// - Parameter date: The earliest ``CacheEntry/storedAt`` to remove.
     func removeEntries(storedSince date: Date) async throws
@@ -117,6 +124,11 @@ public protocol CacheStorage: Sendable {
 }
 
 extension CacheStorage {
+    /// The capacities from ``usage()``: a backend that knows them without I/O should implement ``capacities``.
+    public var capacities: StorageUsage {
+        get async { await usage() }
+    }
+
     /// Default implementation: every variant, ``entries(for:)``.
     /// - Parameters:
     ///   - key: The primary key.

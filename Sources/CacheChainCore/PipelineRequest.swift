@@ -17,9 +17,9 @@ public struct PipelineRequest: Sendable, Hashable {
     /// Give up on the network after this long (`URLRequest.timeoutInterval`); `nil`: the client's configured
     /// timeout, else the transport's default.
     public var timeout: Duration?
-    /// What the cache's front door found and decided for this request, for the interceptors inside it;
+    /// The cache's one answer for this request (``CachePlan``), for the interceptors inside the cache's front door;
     /// `nil` above it, or when no front door runs.
-    public var cacheLookup: CacheLookup?
+    public var cachePlan: CachePlan?
     /// How far this request lets its response be stored; `nil` (the default) sets no limit. Outer interceptors
     /// narrow it (`StorageLimit.capped(_:)`), the storage decision applies it.
     public var storageLimit: StorageLimit?
@@ -30,22 +30,29 @@ public struct PipelineRequest: Sendable, Hashable {
     ///   - body: An optional body.
     ///   - cachePolicy: The request's cache policy; `nil` for the client's default.
     ///   - timeout: The request's network timeout; `nil` for the client's or the transport's default.
-    ///   - cacheLookup: The cache's lookup, when an interceptor hands one inward.
+    ///   - cachePlan: The cache's plan, when an interceptor hands one inward.
     ///   - storageLimit: How far the response may be stored; `nil` for no limit.
     public init(
         head: HTTPRequest,
         body: HTTPBody? = nil,
         cachePolicy: RequestCachePolicy? = nil,
         timeout: Duration? = nil,
-        cacheLookup: CacheLookup? = nil,
+        cachePlan: CachePlan? = nil,
         storageLimit: StorageLimit? = nil
     ) {
         self.head = head
         self.body = body
         self.cachePolicy = cachePolicy
         self.timeout = timeout
-        self.cacheLookup = cacheLookup
+        self.cachePlan = cachePlan
         self.storageLimit = storageLimit
+    }
+
+    /// The former name of ``cachePlan``.
+    @available(*, deprecated, renamed: "cachePlan")
+    public var cacheLookup: CachePlan? {
+        get { cachePlan }
+        set { cachePlan = newValue }
     }
 
     /// The cache policy the chain applies: ``cachePolicy``, or `RequestCachePolicy.useProtocolCachePolicy`

@@ -115,6 +115,11 @@ extension DiskStorage {
         }
     }
 
+    /// The byte limit as ``StorageUsage/diskCapacity``, without a hop to the storage's thread or a query.
+    public var capacities: StorageUsage {
+        StorageUsage(diskCapacity: capacity)
+    }
+
     /// Exact disk usage (the sum of entry sizes, kept by the index in every transaction), the capacity and
     /// the number of stored variants, as committed by any process sharing the directory; memory figures
     /// are zero.

@@ -1,6 +1,7 @@
 public import CacheChainCore
 import CacheChainPolicy
 import Foundation
+import Synchronization
 
 /// A persistent backend on a directory: crash-consistent, checked on every read, safe to share between
 /// processes, LRU-evicted by its own index, and bounded in memory for large bodies.
@@ -45,8 +46,13 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
     let io: BlockingIOQueue
     /// The configuration the storage was opened with.
     public let configuration: Configuration
-    /// The byte limit now: ``Configuration/capacity`` until ``setCapacity(_:)`` changes it.
-    var capacity: Int
+    /// The byte limit now: ``Configuration/capacity`` until ``setCapacity(_:)`` changes it. Atomic, so that
+    /// ``capacities`` answers on any thread without a hop to `io`.
+    private let capacityBytes: Atomic<Int>
+    var capacity: Int {
+        get { capacityBytes.load(ordering: .relaxed) }
+        set { capacityBytes.store(newValue, ordering: .relaxed) }
+    }
     /// The directory's key for secret `Vary` fields (``varyDigestKey(for:)``).
     let directoryVaryDigestKey: VaryDigestKey
     let root: String
@@ -85,7 +91,7 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
     init(configuration: Configuration, io: BlockingIOQueue) throws(CacheChainError) {
         self.io = io
         self.configuration = configuration
-        self.capacity = configuration.capacity
+        self.capacityBytes = Atomic(configuration.capacity)
         var directory = configuration.directory
         if directory.count > 1, directory.hasSuffix("/") { directory.removeLast() }
         root = directory + "/v\(Self.formatVersion)"

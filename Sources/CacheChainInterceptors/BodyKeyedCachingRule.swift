@@ -1,6 +1,6 @@
 public import HTTPTypes
 
-/// One opt-in rule of ``BodyKeyedCachingInterceptor``: which `POST` or `QUERY` requests are cached under a
+/// One opt-in rule of body-keyed caching (``CachePolicyInterceptor/bodyKeyedCaching``): which `POST` or `QUERY` requests are cached under a
 /// key that includes a digest of their method and body (GraphQL queries, search APIs).
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 import CacheChainPolicy
 
-/// Edits a `Cache-Control` field value as a list of directives (RFC 9111 §5.2): how ``PolicyOverrideInterceptor``
-/// and ``RangeRequestInterceptor`` add or replace a directive without disturbing the others.
+/// Edits a `Cache-Control` field value as a list of directives (RFC 9111 §5.2): how policy overrides
+/// and range serving (``CachePolicyInterceptor``) add or replace a directive without disturbing the others.
 enum CacheControlList {
     /// The directives of a field value, split at commas outside quoted strings, trimmed; empty members dropped.
     static func members(of value: String?) -> [String] {

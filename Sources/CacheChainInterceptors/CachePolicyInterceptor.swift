@@ -4,42 +4,73 @@ import Foundation
 import HTTPTypes
 import Logging
 
-/// Decides, for each request, whether a stored response answers it: the cache's front door.
+/// Decides, for each request, whether a stored response answers it: the cache's front door, where the one
+/// ``CachePlan`` of a request is made.
 ///
-/// It computes the request's key under the context's key strategy (or takes it from a `CacheLookup` an
-/// outer interceptor put on the request), looks it up in `InterceptorContext.storage`, asks the RFC 9111
-/// engine once for a `CacheDecision` under the request's `PipelineRequest.cachePolicy`, and hands the
-/// inner interceptors one `CacheLookup` on the request (`PipelineRequest.cacheLookup`) — the key and, to
-/// validate, the decision's conditional request with the stored variants — so they act on it instead of
-/// computing it again. Then it:
+/// For each request it computes the key under the context's key strategy (or takes it from a plan an outer
+/// interceptor put on the request), looks it up once in `InterceptorContext.storage`, asks the RFC 9111 engine once
+/// for a `CacheDecision` under the request's `PipelineRequest.cachePolicy`, and acts on that one answer:
 /// - serves a fresh (or policy-allowed) stored response without calling `next` (status `hit`);
 /// - serves a stale response at once and revalidates in the background (`stale-while-revalidate`) in its
 ///   ``revalidationQueue``, sending the decision's conditional request through the interceptors inside it
-///   (`InterceptorChain.inner`: the interceptors outside it do not see that request); without a queue, or
-///   outside a `Pipeline`, it validates in line instead;
-/// - hands the decision's conditional request and stored variants to the ``RevalidationInterceptor`` and
-///   calls `next`;
-/// - answers `only-if-cached` with 504 and `returnCacheDataDontLoad` with a `not-in-cache` error, never
-///   touching the network;
+///   (`InterceptorChain.inner`); without a queue, or outside a `Pipeline`, it validates in line instead;
+/// - to validate or fetch, hands the plan inward on the request (`PipelineRequest.cachePlan`: the key, the
+///   conditional request with the stored variants, …) and calls `next` — the ``RevalidationInterceptor`` sends the
+///   conditional request, the ``StorageDecisionInterceptor`` stores what comes back;
+/// - answers `only-if-cached` with 504 and `returnCacheDataDontLoad` with a `not-in-cache` error, never touching
+///   the network;
 /// - serves a stale response when the origin fails and `stale-if-error` allows it;
-/// - after a successful unsafe request (`POST`, `PUT`, `DELETE`…) invalidates the target URI and its
-///   same-origin `Location`/`Content-Location` (§4.4);
-/// - answers the application's own conditional request (`If-None-Match`, `If-Modified-Since`) with 304
-///   when the response it serves matches.
+/// - answers the application's own conditional request (`If-None-Match`, `If-Modified-Since`) with 304 when the
+///   response it serves matches.
+///
+/// The features below are inputs of that one decision, paid for only by the requests that need them:
+/// - **Coalescing** (``isRequestCoalescingEnabled``): concurrent requests that one response can answer, and whose
+///   lookup said fetch or validate, share one trip inward; a hit never reaches the coalescer.
+/// - **Ranges** (``isRangeServingEnabled``): a single-range `GET` is answered from a stored complete, fresh `200`.
+/// - **Policy overrides** (``policyOverrides``, or one request's own rule under `PolicyOverrideRule.RequestKey`).
+/// - **Body keys** (``bodyKeyedCaching``): `POST` and `QUERY` requests cached by a digest of their body.
 ///
 /// A storage failure is reported as a `CacheEvent.Kind.storageError` event and treated as a miss.
 public struct CachePolicyInterceptor: ChainBoundInterceptor {
     /// Where background revalidations run; `nil` validates stale-while-revalidate responses in line.
     public let revalidationQueue: RevalidationQueue?
+    /// Whether concurrent requests that one response can answer share one trip to the origin.
+    public var isRequestCoalescingEnabled: Bool { flights != nil }
+    /// Whether a single-range `GET` is answered from a stored complete, fresh `200` with a `206` (or a `416`).
+    public let isRangeServingEnabled: Bool
+    /// Rules that override the origin's caching fields per URL pattern; the first match applies.
+    public let policyOverrides: [PolicyOverrideRule]
+    /// Rules under which `POST` and `QUERY` requests are cached by a digest of their body; the first match applies.
+    public let bodyKeyedCaching: [BodyKeyedCachingRule]
+    /// The requests in flight, shared by every copy of this interceptor; `nil` when coalescing is off.
+    let flights: InFlightRequests?
     /// The interceptors inside this one, given by the pipeline (`nil` until bound).
     var inner: Next?
 
+    /// How many requests have reached the coalescer (joined a flight) so far; 0 when coalescing is off.
+    package var coalescerJoinCount: UInt64 { flights?.joinedCount ?? 0 }
+
     /// Creates the interceptor.
-    /// - Parameter revalidationQueue: Where background revalidations run; a queue of its own by default,
-    ///   `nil` to validate in line. A client built on a pipeline adopts this queue as its own
-    ///   (`HTTPCacheClient.revalidationQueue`), so it waits for them.
-    public init(revalidationQueue: RevalidationQueue? = RevalidationQueue()) {
+    /// - Parameters:
+    ///   - revalidationQueue: Where background revalidations run; a queue of its own by default, `nil` to validate
+    ///     in line. A client built on a pipeline adopts this queue as its own (`HTTPCacheClient.revalidationQueue`),
+    ///     so it waits for them.
+    ///   - isRequestCoalescingEnabled: Whether concurrent fetches of one response share one trip; on by default.
+    ///   - isRangeServingEnabled: Whether single ranges are answered from stored responses; on by default.
+    ///   - policyOverrides: Rules overriding the origin's caching fields; none by default.
+    ///   - bodyKeyedCaching: Rules for caching `POST`/`QUERY` by body; none by default.
+    public init(
+        revalidationQueue: RevalidationQueue? = RevalidationQueue(),
+        isRequestCoalescingEnabled: Bool = true,
+        isRangeServingEnabled: Bool = true,
+        policyOverrides: [PolicyOverrideRule] = [],
+        bodyKeyedCaching: [BodyKeyedCachingRule] = []
+    ) {
         self.revalidationQueue = revalidationQueue
+        self.flights = isRequestCoalescingEnabled ? InFlightRequests() : nil
+        self.isRangeServingEnabled = isRangeServingEnabled
+        self.policyOverrides = policyOverrides
+        self.bodyKeyedCaching = bodyKeyedCaching
     }
 
     /// This interceptor with the chain inside it, where background revalidations go.
@@ -63,16 +94,39 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
         context: InterceptorContext,
         next: Next
     ) async throws -> PipelineResponse {
-        let method = request.head.method
-        guard method == .get || method == .head else {
-            return try await forwardUnsafe(request, context: context, next: next)
+        var inputs = PlanInputs(request: request)
+        if !policyOverrides.isEmpty || context.values[PolicyOverrideRule.RequestKey.self] != nil {
+            if let refused = try applyOverride(to: &inputs, context: context) { return refused }
         }
-        let key = request.cacheLookup?.key ?? context.cacheKeyStrategy.key(for: request.head)
-        var trace: [CacheReason] = []
-        // A request for another virtual host (its Host field) must not see, nor fall back on, the URL's entries.
-        let isForAnotherHost = context.policyEngine.hostMismatch(of: request.head) != nil
-        let entries = isForAnotherHost ? [] : await lookUp(key, request: request.head, context: context, trace: &trace)
+        let method = inputs.request.head.method
+        if method != .get, method != .head {
+            guard !bodyKeyedCaching.isEmpty, applyBodyKey(to: &inputs, context: context) else {
+                return try await forwardUnsafe(inputs, context: context, next: next)
+            }
+        }
+        if isRangeServingEnabled, method == .get, let range = inputs.request.head.headerFields[.range] {
+            return try await serveRange(range, inputs: inputs, context: context, next: next)
+        }
+        return try await decideAndAct(inputs, context: context, next: next)
+    }
+
+    /// Looks the request up, decides once and acts on the decision.
+    /// - Parameter recheckingFlights: Whether a coalescing leader looks up again when a trip finished during its
+    ///   lookup (once per request: the second call passes `false`).
+    func decideAndAct(
+        _ inputs: PlanInputs,
+        context: InterceptorContext,
+        next: Next,
+        recheckingFlights: Bool = true
+    ) async throws -> PipelineResponse {
+        let request = inputs.request
+        let key = inputs.key(context)
+        var trace = inputs.trace
+        let epoch = recheckingFlights ? flights?.epoch : nil
         var engine = context.policyEngine
+        // A request for another virtual host (its Host field) must not see, nor fall back on, the URL's entries.
+        let isForAnotherHost = engine.hostMismatch(of: request.head) != nil
+        let entries = isForAnotherHost ? [] : await lookUp(key, request: request.head, context: context, trace: &trace)
         engine.varyDigestKey = context.storage.varyDigestKey(for: key)
         let decision = engine.decide(
             request: request.head,
@@ -81,63 +135,49 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
             now: context.now
         )
         trace += decision.reasons
-        context.logger.debug(
-            "cache decision",
-            metadata: ["key": "\(key)", "reasons": "\(decision.reasons.map(\.code.rawValue))"]
-        )
+        context.logger.debug("cache decision", metadata: ["key": "\(key)", "reasons": "\(decision.reasons.map(\.code.rawValue))"])
+        var plan = inputs.plan(key: key)
 
         switch decision {
         case .useStored(let index, let report, _):
             let status: CacheStatus = report.isFresh ? .hit : .stale
             context.events.emit(CacheEvent(status == .hit ? .hit : .staleServed, key: key, reasons: codes(trace)))
-            return serve(entries[index], status: status, request: request, context: context, trace: trace, age: report.currentAge)
+            return serve(entries[index], status: status, inputs: inputs, context: context, trace: trace, age: report.currentAge)
 
         case .useStoredAndRevalidate(let index, let conditional, _, _) where revalidationQueue == nil || inner == nil:
             // Background revalidation is off (or there is no chain to send through later): validate in line.
             trace.append(CacheReason(.staleWhileRevalidate, "background revalidation is disabled; validating now"))
-            var inner = request
-            inner.cacheLookup = CacheLookup(key: key, validation: .init(conditional: conditional, candidates: [entries[index]]))
-            return try await fetch(inner, context: context, next: next, fallback: { entries[index] }, key: key, trace: trace)
+            plan.validation = CachePlan.Validation(conditional: conditional, candidates: [entries[index]])
+            let flight = Flight(plan: plan, epoch: epoch, fallback: { entries[index] })
+            return try await fetch(inputs, flight, context: context, next: next, trace: trace)
 
         case .useStoredAndRevalidate(let index, let conditional, let report, _):
             context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
-            await scheduleBackgroundRevalidation(
-                of: entries[index], conditional: conditional, request: request, context: context, engine: engine
-            )
-            return serve(entries[index], status: .stale, request: request, context: context, trace: trace, age: report.currentAge)
+            plan.validation = CachePlan.Validation(conditional: conditional, candidates: [entries[index]])
+            await scheduleBackgroundRevalidation(of: entries[index], plan: plan, request: request, context: context, engine: engine)
+            return serve(entries[index], status: .stale, inputs: inputs, context: context, trace: trace, age: report.currentAge)
 
         case .validate(let indices, let conditional, _):
             let candidates = indices.map { entries[$0] }
-            var inner = request
-            inner.cacheLookup = CacheLookup(key: key, validation: .init(conditional: conditional, candidates: candidates))
-            return try await fetch(inner, context: context, next: next, fallback: { candidates.first }, key: key, trace: trace)
+            plan.validation = CachePlan.Validation(conditional: conditional, candidates: candidates)
+            let flight = Flight(plan: plan, epoch: epoch, fallback: { candidates.first })
+            return try await fetch(inputs, flight, context: context, next: next, trace: trace)
 
         case .fetch:
-            var outgoing = request
+            var inputs = inputs
             if request.effectiveCachePolicy == .reloadIgnoringLocalAndRemoteCacheData {
-                outgoing.head.headerFields[.cacheControl] = "no-cache"
-                outgoing.head.headerFields[.pragma] = "no-cache"
+                inputs.request.head.headerFields[.cacheControl] = "no-cache"
+                inputs.request.head.headerFields[.pragma] = "no-cache"
             }
-            outgoing.cacheLookup = CacheLookup(key: key)
             // The `stale-if-error` fallback is selected only if the origin fails.
-            let fallback = { engine.selectVariant(for: request.head, among: entries.map(\.exchange)).map { entries[$0] } }
-            return try await fetch(outgoing, context: context, next: next, fallback: fallback, key: key, trace: trace)
+            let flight = Flight(plan: plan, epoch: epoch) {
+                engine.selectVariant(for: request.head, among: entries.map(\.exchange)).map { entries[$0] }
+            }
+            return try await fetch(inputs, flight, context: context, next: next, trace: trace)
 
         case .unsatisfiable:
             context.events.emit(CacheEvent(.miss, key: key, reasons: codes(trace)))
-            if request.effectiveCachePolicy == .returnCacheDataDontLoad {
-                throw CacheChainError(
-                    .notInCache,
-                    "no stored response for \(key.url) and the cache policy returnCacheDataDontLoad forbids the network",
-                    request: request.head,
-                    cacheKey: key
-                )
-            }
-            return PipelineResponse(
-                head: HTTPResponse(status: .gatewayTimeout, headerFields: [.cacheControl: "no-store", .contentLength: "0"]),
-                cacheStatus: .unsatisfiable,
-                trace: trace
-            )
+            return try unsatisfiable(request, key: key, trace: trace)
         }
     }
 
@@ -159,101 +199,32 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
         }
     }
 
-    /// Sends the request inward; when the origin fails (or answers 500, 502, 503 or 504) and `stale-if-error` allows it,
-    /// serves `fallback` instead — the first validated variant, or the variant the request selects, which is
-    /// selected only then.
-    func fetch(
-        _ request: PipelineRequest,
-        context: InterceptorContext,
-        next: Next,
-        fallback: () -> CacheEntry?,
-        key: CacheKey,
-        trace: [CacheReason]
-    ) async throws -> PipelineResponse {
-        let now = context.now
-        func usableFallback() -> CacheEntry? {
-            fallback().flatMap {
-                context.policyEngine.canServeStaleOnError($0.exchange, request: request.head, now: now) ? $0 : nil
-            }
+    /// The answer to a request that may not use the network and that no stored response answers: a `504`, or the
+    /// `not-in-cache` error under `returnCacheDataDontLoad`.
+    func unsatisfiable(_ request: PipelineRequest, key: CacheKey, trace: [CacheReason]) throws -> PipelineResponse {
+        if request.effectiveCachePolicy == .returnCacheDataDontLoad {
+            throw CacheChainError(
+                .notInCache,
+                "no stored response for \(key.url) and the cache policy returnCacheDataDontLoad forbids the network",
+                request: request.head,
+                cacheKey: key
+            )
         }
-        context.responseBodyStream?.record(trace)  // a streamed head comes before `next` returns
-        var response: PipelineResponse
-        do {
-            response = try await next(request, context)
-        } catch let error where !(error is CancellationError) && !Task.isCancelled {
-            guard let fallback = usableFallback() else { throw error }
-            var trace = trace
-            trace.append(CacheReason(.staleIfError, "origin unreachable: \(Self.summary(error))"))
-            context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
-            return serve(fallback, status: .offline, request: request, context: context, trace: trace)
-        }
-        if [500, 502, 503, 504].contains(response.head.status.code), let fallback = usableFallback() {
-            var trace = trace
-            trace.append(CacheReason(.staleIfError, "origin answered \(response.head.status.code)"))
-            context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
-            return serve(fallback, status: .stale, request: request, context: context, trace: trace)
-        }
-        response.trace = trace + response.trace
-        if response.cacheStatus == .revalidated {
-            context.events.emit(CacheEvent(.revalidated, key: key, reasons: codes(response.trace)))
-            return answeringApplicationConditional(response, request: request, context: context)
-        }
-        context.events.emit(CacheEvent(.miss, key: key, reasons: codes(response.trace)))
-        return response
+        return PipelineResponse(
+            head: HTTPResponse(status: .gatewayTimeout, headerFields: [.cacheControl: "no-store", .contentLength: "0"]),
+            cacheStatus: .unsatisfiable,
+            trace: trace
+        )
     }
 
-    private func forwardUnsafe(
-        _ request: PipelineRequest,
-        context: InterceptorContext,
-        next: Next
-    ) async throws -> PipelineResponse {
-        var response = try await next(request, context)
+    /// An unsafe request goes to the origin; the storage decision inside invalidates what it changed (§4.4).
+    private func forwardUnsafe(_ inputs: PlanInputs, context: InterceptorContext, next: Next) async throws -> PipelineResponse {
+        var response = try await next(inputs.request, context)
         response.cacheStatus = .bypass
-        response.trace.insert(CacheReason(.unsafeMethod, "\(request.head.method) is not served from cache"), at: 0)
-        await context.invalidateTargets(of: request.head, answeredBy: &response)
+        response.trace.insert(CacheReason(.unsafeMethod, "\(inputs.request.head.method) is not served from cache"), at: 0)
+        response.trace.insert(contentsOf: inputs.trace, at: 0)
         return response
     }
 
-    // MARK: - Serving
-
-    /// The response that serves a stored entry; `age` is its current age when the decision already
-    /// computed it (the served `Age` then matches the decision's report), else it is computed now.
-    private func serve(
-        _ entry: CacheEntry,
-        status: CacheStatus,
-        request: PipelineRequest,
-        context: InterceptorContext,
-        trace: [CacheReason],
-        age: TimeInterval? = nil
-    ) -> PipelineResponse {
-        let head = age.map { context.policyEngine.responseForServing(entry.exchange, currentAge: $0) }
-            ?? context.policyEngine.responseForServing(entry.exchange, now: context.now)
-        let response = PipelineResponse(serving: entry, head: head, for: request.head, cacheStatus: status, trace: trace)
-        return answeringApplicationConditional(response, request: request, context: context)
-    }
-
-    private func answeringApplicationConditional(
-        _ response: PipelineResponse,
-        request: PipelineRequest,
-        context: InterceptorContext
-    ) -> PipelineResponse {
-        guard Self.isConditional(request.head),
-            let notModified = context.policyEngine.evaluateConditional(request: request.head, servedResponse: response.head)
-        else { return response }
-        var answer = response
-        answer.head = notModified
-        answer.body = .empty
-        answer.trace.append(CacheReason(.notModified, "the application's validators match the stored response"))
-        return answer
-    }
-
-    static func isConditional(_ request: HTTPRequest) -> Bool {
-        request.headerFields.contains(.ifNoneMatch) || request.headerFields.contains(.ifModifiedSince)
-    }
-
-    private static func summary(_ error: any Error) -> String {
-        (error as? CacheChainError)?.shortDescription ?? String(describing: type(of: error))
-    }
-
-    private func codes(_ trace: [CacheReason]) -> [String] { trace.map(\.code.rawValue) }
+    func codes(_ trace: [CacheReason]) -> [String] { trace.map(\.code.rawValue) }
 }

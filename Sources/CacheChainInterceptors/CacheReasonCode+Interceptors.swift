@@ -1,7 +1,7 @@
 public import CacheChainPolicy
 
 extension CacheReason.Code {
-    /// The response was shared with an identical request in flight (``RequestCoalescingInterceptor``).
+    /// The response was shared with an identical request in flight (``CachePolicyInterceptor``'s coalescing).
     public static let coalesced = CacheReason.Code(rawValue: "coalesced")
 
     /// The response is the end of a redirect chain followed by ``RedirectInterceptor``.
@@ -10,11 +10,11 @@ extension CacheReason.Code {
     /// A ``PolicyOverrideRule`` changed what the cache does (its detail names the rule and the change).
     public static let policyOverride = CacheReason.Code(rawValue: "override")
 
-    /// ``RangeRequestInterceptor`` answered a `Range` request from a stored response, or sent it on (its
+    /// ``CachePolicyInterceptor`` answered a `Range` request from a stored response, or sent it on (its
     /// detail says which and why).
     public static let range = CacheReason.Code(rawValue: "range")
 
-    /// ``BodyKeyedCachingInterceptor`` keyed a `POST` or `QUERY` by its body (its detail names the rule), or
+    /// ``CachePolicyInterceptor`` keyed a `POST` or `QUERY` by its body (its detail names the rule), or
     /// left it uncached (body too large).
     public static let bodyKeyed = CacheReason.Code(rawValue: "body-keyed")
 }

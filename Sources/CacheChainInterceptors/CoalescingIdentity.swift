@@ -2,7 +2,7 @@ import CacheChainCore
 import CacheChainPolicy
 import HTTPTypes
 
-/// What two requests must share for one response to be able to answer both (``RequestCoalescingInterceptor``).
+/// What two requests must share for one response to be able to answer both (``CachePolicyInterceptor``'s coalescing).
 ///
 /// The method and the cache key; the request's cache policy, timeout and storage limit (a request that
 /// may not store, or gives up sooner, does not wait on one that may); and the values of the request fields
@@ -29,10 +29,10 @@ struct CoalescingIdentity: Hashable, Sendable {
         hasher.combine(key)
     }
 
-    init(_ pipelineRequest: PipelineRequest, context: InterceptorContext) {
+    init(_ pipelineRequest: PipelineRequest, key: CacheKey) {
         let request = pipelineRequest.head
         method = request.method
-        key = pipelineRequest.cacheLookup?.key ?? context.cacheKeyStrategy.key(for: request)
+        self.key = key
         cachePolicy = pipelineRequest.effectiveCachePolicy
         storageLimit = pipelineRequest.storageLimit
         timeout = pipelineRequest.timeout

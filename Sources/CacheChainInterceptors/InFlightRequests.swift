@@ -1,13 +1,27 @@
 import CacheChainCore
 import HTTPTypes
+import Synchronization
 
-/// The registry behind ``RequestCoalescingInterceptor``: the request that leads each identity's trip down
+/// The registry behind ``CachePolicyInterceptor``'s coalescing: the request that leads each identity's trip down
 /// the chain, and the requests waiting for its answer.
 ///
-/// One lock guards everything, and a trip allocates nothing beyond its dictionary slot: every request (hits
-/// included) passes here. A flight leaves the registry when its leader finishes, before its waiters are
-/// resumed, so a request that arrives later starts a trip of its own, which finds what the leader stored.
+/// One lock guards the flights; only requests whose lookup said fetch or validate join one (a hit never does). A
+/// flight leaves the registry when its leader finishes, before its waiters are resumed, so a request that arrives
+/// later starts a trip of its own. ``epoch`` counts finished flights, so that a request that looked up before a
+/// trip stored its answer, and joins after that trip finished, can tell and look up again.
 final class InFlightRequests: Sendable {
+    /// Tells followers that the leader withdrew (it was cancelled, it streamed a body too large for the store to its
+    /// own caller without keeping it, or it found a trip finished since its lookup), so they retry instead of failing.
+    struct LeaderWithdrew: Error {}
+
+    private let finishedFlights = Atomic<UInt64>(0)
+
+    /// How many flights have finished so far: read before a lookup, compared when the request leads a trip.
+    var epoch: UInt64 { finishedFlights.load(ordering: .sequentiallyConsistent) }
+
+    /// How many requests have joined a flight (as leader or follower) so far: for tests of what reaches the coalescer.
+    var joinedCount: UInt64 { state.withLock { $0.nextNumber } }
+
     /// The leader's request and the response it got.
     struct Answer: Sendable {
         let request: HTTPRequest
@@ -105,6 +119,7 @@ final class InFlightRequests: Sendable {
 
     /// Forgets the flight and hands its result to every waiter (resumed outside the lock).
     func finish(_ flight: FlightID, with result: Result<Answer, any Error>) {
+        finishedFlights.add(1, ordering: .sequentiallyConsistent)
         let waiting = state.withLock { state -> [Continuation] in
             guard let index = state.flights.index(forKey: flight.identity), state.flights.values[index].number == flight.number
             else { return [] }

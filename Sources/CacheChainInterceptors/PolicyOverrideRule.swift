@@ -1,7 +1,9 @@
 public import HTTPTypes
+public import CacheChainCore
 
-/// One rule of ``PolicyOverrideInterceptor``: which requests it applies to and what it changes, for an
-/// origin whose caching headers are missing or wrong, without writing an interceptor.
+/// A policy override: which requests it applies to and what it changes, for an origin whose caching headers are
+/// missing or wrong, without writing an interceptor (`HTTPCacheClient.Configuration.policyOverrides`, or
+/// ``CachePolicyInterceptor/init(revalidationQueue:isRequestCoalescingEnabled:isRangeServingEnabled:policyOverrides:bodyKeyedCaching:)``).
 ///
 /// ```swift
 /// let rules = [
@@ -12,13 +14,9 @@ public import HTTPTypes
 /// ```
 /// The first rule that matches a request applies (later ones are not consulted).
 public struct PolicyOverrideRule: Sendable, Hashable {
-    /// A freshness lifetime the rule gives responses.
-    public enum Freshness: Sendable, Hashable {
-        /// Used only when the origin gives no explicit lifetime (no `max-age`, `s-maxage` or `Expires`).
-        case whenAbsent(Duration)
-        /// Replaces whatever lifetime the origin gives.
-        case always(Duration)
-    }
+    /// A freshness lifetime the rule gives responses: `.whenAbsent(_:)` only when the origin gives no explicit
+    /// lifetime (no `max-age`, `s-maxage` or `Expires`), `.always(_:)` replacing whatever lifetime it gives.
+    public typealias Freshness = CachePlan.ResponseOverride.Freshness
 
     /// The rule's name, quoted in each trace entry it causes.
     public var name: String

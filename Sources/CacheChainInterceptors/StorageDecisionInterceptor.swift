@@ -19,10 +19,14 @@ import Logging
 /// 4. the request's `StorageLimit.capped(_:)`, which an outer interceptor may have set (the stricter policy wins);
 /// 5. the write, whose failure becomes an event and a trace reason, never a failed request.
 ///
-/// The entry is stored under the key of the request's `CacheLookup` (computed from the context's key strategy
-/// when the request carries none). A `304` is never an entry: with a lookup's validation
-/// (`CacheLookup.validation`) it is the merge the `RevalidationInterceptor` applies, without one it answers the
-/// application's own conditional request; either way it goes up untouched. Whatever `next` answered is a
+/// It is the one place that writes what a network exchange taught the cache, acting on the request's `CachePlan`
+/// (computed by the `CachePolicyInterceptor` outside it; without one it computes the key from the context's key
+/// strategy): it stores under the plan's key; merges a `304` into the stored variants of the plan's
+/// `CachePlan.validation` (§4.3.4) and answers with the stored body (status `revalidated`); after an unsafe request
+/// (`POST`, `PUT`, `DELETE`…) invalidates the target URI and its same-origin `Location`/`Content-Location` (§4.4);
+/// applies a policy-override rule's `CachePlan.responseOverride` to the response's caching fields before anything
+/// else; and sends a body-keyed request with its own method and body (`CachePlan.sentAs`). A `304` without the
+/// plan's validation answers the application's own conditional request and goes up untouched. Whatever `next` answered is a
 /// candidate, whichever `PipelineResponse.cacheStatus` it carries: a transport that is itself a cache (a shared
 /// cache behind this private one) may answer with a `hit`, and that response is stored like any other.
 ///
@@ -62,32 +66,97 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
         context: InterceptorContext,
         next: Next
     ) async throws -> PipelineResponse {
-        let requestTime = context.now
-        if let stream = context.responseBodyStream, request.head.method == .get, request.storageLimit != .refused,
-            let limit = storableBodyLimit(of: await context.storage.usage())
-        {
-            stream.limitStorableBody(to: limit)  // a streaming transport stops keeping a longer body at once
+        let plan = request.cachePlan
+        let storageLimit = request.storageLimit  // read once: `refused` applies here, a cap after the hooks
+        let method = request.head.method
+        let limit = method == .get && storageLimit != .refused ? await storableBodyLimit(context.storage) : nil
+        if let stream = context.responseBodyStream {
+            if let limit { stream.limitStorableBody(to: limit) }  // a streaming transport stops keeping a longer body at once
+            if let override = plan?.responseOverride {
+                // A streamed head reaches the caller before `next` returns: the same lifetime (the trace says it at the end).
+                stream.amendStreamedHead { head, _ in head.headerFields = override.rewritten(head.headerFields, method: method, status: head.status.code).0 }
+            }
         }
-        var response = try await next(request, context)
+        let requestTime = context.now
+        var response = try await next(Self.sent(request, as: plan?.sentAs), context)
         let responseTime = context.now
-        // A 304 is never an entry: with the lookup's validation it is the merge the revalidation applies outside,
-        // without one it answers the application's own conditional request.
+        if let override = plan?.responseOverride {
+            let (fields, reason) = override.rewritten(response.head.headerFields, method: method, status: response.head.status.code)
+            response.head.headerFields = fields
+            if let reason { response.trace.append(reason) }
+        }
+        if let sentAs = plan?.sentAs, sentAs.method != .get {
+            var original = request.head
+            original.method = sentAs.method
+            await context.invalidateTargets(of: original, answeredBy: &response)  // RFC 9111 §4.4 (nothing for a `QUERY`)
+        }
+        let validates = plan?.validation.map { !$0.candidates.isEmpty } ?? false
+        if validates, response.head.status.code == 304, let validation = plan?.validation {
+            return await merge(notModified: response, into: validation, request: request, context: context, times: (requestTime, responseTime))
+        }
+        var answer = await decided(response, request: request, plan: plan, limit: limit, context: context, times: (requestTime, responseTime))
+        if validates { answer.trace.append(CacheReason(.stale, "validation answered \(response.head.status.code)")) }
+        return answer
+    }
+
+    /// What becomes of a network response that is not the `304` of the plan's validation: invalidation after an
+    /// unsafe request, a `HEAD`'s freshening of the stored `GET`, or the storage decision of a `GET`'s response.
+    private func decided(
+        _ response: PipelineResponse,
+        request: PipelineRequest,
+        plan: CachePlan?,
+        limit: Int?,
+        context: InterceptorContext,
+        times: (request: Date, response: Date)
+    ) async -> PipelineResponse {
+        var response = response
+        // A 304 without the plan's validation answers the application's own conditional request: not an entry.
         guard response.head.status.code != 304 else { return response }
         let method = request.head.method
-        guard method == .get || method == .head else { return response }
-        let key = request.cacheLookup?.key ?? context.cacheKeyStrategy.key(for: request.head)
-        if method == .head {
-            await freshenStoredGet(with: response.head, key: key, request: request, context: context,
-                                   requestTime: requestTime, responseTime: responseTime, trace: &response.trace)
+        guard method == .get || method == .head else {
+            await context.invalidateTargets(of: request.head, answeredBy: &response)  // RFC 9111 §4.4
             return response
         }
+        let key = plan?.key ?? context.cacheKeyStrategy.key(for: request.head)
+        if method == .head {
+            await freshenStoredGet(with: response.head, key: key, request: request, context: context,
+                                   requestTime: times.request, responseTime: times.response, trace: &response.trace)
+            return response
+        }
+        return await stored(response, request: request, key: key, limit: limit, context: context, times: times)
+    }
+
+    /// The request as the origin gets it: a body-keyed request's own method and body (without the cache's validators
+    /// for a `POST`: RFC 9110 §13.1.2 would answer 412, not 304).
+    private static func sent(_ request: PipelineRequest, as sentAs: CachePlan.SentRequest?) -> PipelineRequest {
+        guard let sentAs else { return request }
+        var sent = request
+        sent.head.method = sentAs.method
+        sent.body = HTTPBody(sentAs.body)
+        if sentAs.method == .post {
+            sent.head.headerFields[.ifNoneMatch] = nil
+            sent.head.headerFields[.ifModifiedSince] = nil
+        }
+        return sent
+    }
+
+    /// Decides whether a network response to a `GET` is stored, and stores it.
+    private func stored(
+        _ response: PipelineResponse,
+        request: PipelineRequest,
+        key: CacheKey,
+        limit: Int?,
+        context: InterceptorContext,
+        times: (request: Date, response: Date)
+    ) async -> PipelineResponse {
+        var response = response
         // Each way of not storing gives its reasons to the trace and to one `notStored` event.
         func notStored(_ reasons: [CacheReason], bytes: Int? = nil) -> PipelineResponse {
             response.trace += reasons
             context.events.emit(CacheEvent(.notStored, key: key, reasons: reasons.map(\.code.rawValue), bytes: bytes))
             return response
         }
-        let storageLimit = request.storageLimit  // read once: `refused` applies here, a cap after the hooks
+        let storageLimit = request.storageLimit
         guard storageLimit != .refused else { return notStored([CacheReason(.policy, "this request does not store responses")]) }
         if let veto = response.storageVeto { return notStored([veto]) }
         let verdict = context.policyEngine.storability(request: request.head, response: response.head)
@@ -97,11 +166,11 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
             body: response.body,
             userInfo: response.userInfo,
             storagePolicy: .allowed,
-            requestTime: requestTime,
-            responseTime: responseTime
+            requestTime: times.request,
+            responseTime: times.response
         )
         if let pending = context.values[PendingUserInfoKey.self] { proposal.userInfo.merge(pending) }
-        if let limit = storableBodyLimit(of: await context.storage.usage()), proposal.body.count > limit {
+        if let limit, proposal.body.count > limit {
             let reason = CacheReason(.tooLarge, "\(proposal.body.count) bytes exceeds \(limit) (\(Int(maximumEntryFraction * 100))% of capacity)")
             return notStored([reason], bytes: proposal.body.count)
         }
@@ -115,7 +184,7 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
         if case .capped(let cap) = storageLimit { proposal.storagePolicy = proposal.storagePolicy.capped(at: cap) }
         guard proposal.storagePolicy != .notAllowed else { return notStored([CacheReason(.policy, "storage policy notAllowed")]) }
         let entry = CacheEntry(
-            key: key, request: request.head, cached: proposal, storedAt: responseTime,
+            key: key, request: request.head, cached: proposal, storedAt: times.response,
             varyDigestKey: context.storage.varyDigestKey(for: key)
         )
         do {
@@ -133,46 +202,10 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
         return response
     }
 
-    /// The largest body stored: ``maximumEntryFraction`` of the largest tier's capacity; `nil` when the
-    /// storage reports no capacity (no limit).
-    private func storableBodyLimit(of usage: StorageUsage) -> Int? {
-        usage.largestCapacity > 0 ? Int(Double(usage.largestCapacity) * maximumEntryFraction) : nil
-    }
-
-    private func freshenStoredGet(
-        with head: HTTPResponse,
-        key: CacheKey,
-        request: PipelineRequest,
-        context: InterceptorContext,
-        requestTime: Date,
-        responseTime: Date,
-        trace: inout [CacheReason]
-    ) async {
-        guard head.status.code == 200 else { return }
-        if let mismatch = context.policyEngine.hostMismatch(of: request.head) {
-            trace.append(mismatch)  // another virtual host's HEAD says nothing about the URL's stored GET
-            return
-        }
-        do {
-            let stored = try await context.storage.entries(for: key, matching: request.head)
-            var engine = context.policyEngine
-            engine.varyDigestKey = context.storage.varyDigestKey(for: key)
-            guard let index = engine.selectVariant(for: request.head, among: stored.map(\.exchange)) else {
-                return
-            }
-            if let updated = stored[index].freshened(
-                byHeadResponse: head, engine: context.policyEngine, requestTime: requestTime, responseTime: responseTime
-            ) {
-                try await context.storage.store(updated)
-                trace.append(CacheReason(.revalidated, "HEAD response freshened the stored GET response"))
-            } else {
-                try await context.storage.remove(key)
-                trace.append(CacheReason(.invalidated, "HEAD response contradicts the stored GET response"))
-                context.events.emit(CacheEvent(.invalidated, key: key, reasons: ["head-mismatch"]))
-            }
-        } catch {
-            trace.append(CacheReason(.storageError, "HEAD freshening failed: \(error)"))
-            context.events.emit(CacheEvent(.storageError, key: key, reasons: ["head-freshen", "\(error)"]))
-        }
+    /// The largest body stored: ``maximumEntryFraction`` of the largest tier's capacity (`CacheStorage.capacities`,
+    /// known without a query); `nil` when the storage has no capacity (no limit).
+    private func storableBodyLimit(_ storage: any CacheStorage) async -> Int? {
+        let capacity = await storage.capacities.largestCapacity
+        return capacity > 0 ? Int(Double(capacity) * maximumEntryFraction) : nil
     }
 }

@@ -3,7 +3,7 @@ public import HTTPTypes
 extension CachePolicyEngine {
     /// The URIs whose stored responses must be invalidated after an unsafe request (RFC 9111 §4.4).
     ///
-    /// When a request with an unsafe method (anything but `GET`, `HEAD`, `OPTIONS`, `TRACE`) gets a
+    /// When a request with an unsafe method (anything but `GET`, `HEAD`, `OPTIONS`, `TRACE` and `QUERY`) gets a
     /// non-error response (2xx or 3xx), the target URI is invalidated, and so are the URIs in `Location`
     /// and `Content-Location` when they have the same origin (scheme, host and port) as the target.
     /// - Parameters:
@@ -11,7 +11,8 @@ extension CachePolicyEngine {
     ///   - response: Its response head.
     /// - Returns: The targets, the request's own first; empty for safe methods and error responses.
     public func invalidationTargets(request: HTTPRequest, response: HTTPResponse) -> [InvalidationTarget] {
-        let safe: [HTTPRequest.Method] = [.get, .head, .options, .trace]
+        // Safe methods (RFC 9110 §9.2.1) change nothing at the origin, QUERY included (RFC 10008 §2).
+        let safe: [HTTPRequest.Method] = [.get, .head, .options, .trace, .query]
         guard !safe.contains(request.method), (200..<400).contains(response.status.code),
             let scheme = request.scheme?.lowercased(), let authority = request.authority
         else { return [] }
@@ -26,4 +27,9 @@ extension CachePolicyEngine {
         }
         return targets
     }
+}
+
+extension HTTPRequest.Method {
+    /// `QUERY` (RFC 10008): safe and idempotent, with a body.
+    package static let query = HTTPRequest.Method("QUERY")!  // a literal, valid token: covered by InvalidationTests
 }

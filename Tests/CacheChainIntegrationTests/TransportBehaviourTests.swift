@@ -102,7 +102,7 @@ struct TransportBehaviourTests {
         arguments: TransportKind.allCases, ProtocolMode.allCases
     )
     func concurrency(_ kind: TransportKind, _ mode: ProtocolMode) async throws {
-        try await withNetwork(mode, through: kind, outer: [RequestCoalescingInterceptor()]) { net in
+        try await withNetwork(mode, through: kind) { net in  // the default chain coalesces
             net.origin.route("/cold", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "shared", delay: .milliseconds(200)))
             let bodies = try await withThrowingTaskGroup(of: String?.self) { group in
                 for _ in 0..<200 { group.addTask { try await net.get("/cold").body.string } }

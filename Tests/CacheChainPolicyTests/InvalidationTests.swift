@@ -21,6 +21,7 @@ struct InvalidationTests {
         Case(name: "POST 404 invalidates nothing", method: .post, status: 404, fields: [], expected: []),
         Case(name: "GET invalidates nothing", method: .get, status: 200, fields: [], expected: []),
         Case(name: "OPTIONS is safe", method: .options, status: 200, fields: [], expected: []),
+        Case(name: "QUERY is safe (RFC 10008)", method: HTTPRequest.Method("QUERY")!, status: 200, fields: [], expected: []),
         Case(name: "same-origin Location and Content-Location", method: .post, status: 201, fields: [("Location", "/doc/7"), ("Content-Location", "http://EXAMPLE.com:80/doc/7?v=1")], expected: ["http://example.com/doc", "http://example.com/doc/7", "http://example.com/doc/7?v=1"]),
         Case(name: "relative Location resolves against the target", method: .post, status: 201, fields: [("Location", "items/3")], expected: ["http://example.com/doc", "http://example.com/items/3"]),
         Case(name: "cross-origin Location is ignored", method: .post, status: 201, fields: [("Location", "http://evil.example/doc")], expected: ["http://example.com/doc"]),

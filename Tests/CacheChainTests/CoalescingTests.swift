@@ -41,7 +41,6 @@ struct CoalescingTests {
     private func client(_ origin: GatedOrigin) -> HTTPCacheClient {
         HTTPCacheClient(
             pipeline: Pipeline(transport: origin) {
-                RequestCoalescingInterceptor()
                 CachePolicyInterceptor()
                 RevalidationInterceptor()
                 StorageDecisionInterceptor()

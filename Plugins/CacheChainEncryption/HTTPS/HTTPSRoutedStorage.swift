@@ -114,6 +114,19 @@ public struct HTTPSRoutedStorage: CacheStorage {
         return keys.sorted()
     }
 
+    /// The sum of the backends' capacities, per tier (as ``usage()`` sums them).
+    public var capacities: StorageUsage {
+        get async {
+            var total = StorageUsage()
+            for backend in backends {
+                let capacities = await backend.capacities
+                total.memoryCapacity += capacities.memoryCapacity
+                total.diskCapacity += capacities.diskCapacity
+            }
+            return total
+        }
+    }
+
     /// The two backends' figures added together.
     /// - Returns: The usage.
     public func usage() async -> StorageUsage {

@@ -183,6 +183,11 @@ public final class MemoryStorage: CacheStorage {
         totals.withLock { StorageUsage(memoryBytes: $0.cost, memoryCapacity: $0.capacity, entryCount: $0.count) }
     }
 
+    /// The byte limit as ``StorageUsage/memoryCapacity``, read without touching the entries.
+    public var capacities: StorageUsage {
+        StorageUsage(memoryCapacity: capacity)
+    }
+
     /// Removes every variant for which the predicate holds.
     ///
     /// The predicate runs outside the shard locks (it may call back into this store); a variant replaced

@@ -140,6 +140,14 @@ public struct TieredStorage: CacheStorage {
         Array(Set(try await memory.keys()).union(try await disk.keys()))
     }
 
+    /// Each tier's capacity, from ``memory`` and ``disk``.
+    public var capacities: StorageUsage {
+        get async {
+            let front = await memory.capacities, back = await disk.capacities
+            return StorageUsage(memoryCapacity: front.memoryCapacity, diskCapacity: back.diskCapacity)
+        }
+    }
+
     /// Memory figures from the memory tier, disk figures from the disk tier (both exact when the tiers'
     /// are); `entryCount` is the larger of the tiers' counts (every variant is on disk unless it is
     /// memory-only, and memory holds a subset).

@@ -1,0 +1,126 @@
+public import HTTPTypes
+
+/// The cache's one answer for one request: computed once by the cache's front door (`CachePolicyInterceptor`) and
+/// handed inward on the request (``PipelineRequest/cachePlan``), so that the interceptors inside act on it instead
+/// of computing anything again.
+///
+/// ```
+///  CachePolicy ──(request + CachePlan{key, validation?, sentAs?, responseOverride?})──▶ Revalidation
+///      │ hit: served here, nothing inward                                                   │ conditional request
+///      │ miss/validate: coalesced, then inward                                              ▼
+///      ◀───────────────────────────────────────────────────────────────── StorageDecision ──▶ transport
+///                                                         (the one writer: store, 304 merge, invalidation)
+/// ```
+///
+/// The front door computes the request's ``key``, looks it up once, asks the policy engine once and applies the
+/// features the request needs (a range from a stored response, a body key, a policy override) as inputs of that one
+/// decision. A request that reaches the inner interceptors carries what they act on:
+/// - ``validation``: the decision's conditional request and the stored variants a `304 Not Modified` freshens — the
+///   revalidation interceptor sends it, the storage decision merges the `304`;
+/// - ``sentAs``: for a request cached by its body (`POST`/`QUERY` under a `BodyKeyedCachingRule`), which travels the
+///   chain as a `GET`, the method and body the origin gets;
+/// - ``responseOverride``: a policy-override rule's change to the response's caching fields, which the storage
+///   decision applies before anything is stored.
+///
+/// An interceptor that finds no plan on the request computes what it needs itself (each built-in documents how),
+/// so every one of them still works alone.
+public struct CachePlan: Sendable, Hashable {
+    /// The request's primary key under the context's ``CacheKeyStrategy`` (with a body digest for a body-keyed
+    /// request).
+    public var key: CacheKey
+    /// The validation the decision asked for; `nil` when the request goes to the origin unconditionally.
+    public var validation: Validation?
+    /// The method and body the origin gets for a request that travels the chain as a `GET` because it is cached
+    /// by its body; `nil` for every other request.
+    public var sentAs: SentRequest?
+    /// The change a policy-override rule makes to the response's caching fields before it is stored; `nil` when
+    /// no rule applies.
+    public var responseOverride: ResponseOverride?
+
+    /// A conditional request and the stored variants it validates.
+    public struct Validation: Sendable, Hashable {
+        /// The decision's conditional `GET`: the request with the candidates' validators added
+        /// (`CacheDecision.validate(indices:conditional:_:)`).
+        public var conditional: HTTPRequest
+        /// The stored variants a `304 Not Modified` may freshen, in the decision's order.
+        public var candidates: [CacheEntry]
+
+        /// Creates a validation.
+        /// - Parameters:
+        ///   - conditional: The conditional request to send.
+        ///   - candidates: The stored variants it validates.
+        public init(conditional: HTTPRequest, candidates: [CacheEntry]) {
+            self.conditional = conditional
+            self.candidates = candidates
+        }
+    }
+
+    /// What the origin gets for a body-keyed request, which the chain handles as a `GET`.
+    public struct SentRequest: Sendable, Hashable {
+        /// The request's own method (`POST` or `QUERY`).
+        public var method: HTTPRequest.Method
+        /// The request's own body, as read once for its digest.
+        public var body: [UInt8]
+
+        /// Creates the origin's form of a body-keyed request.
+        /// - Parameters:
+        ///   - method: The method to send.
+        ///   - body: The body to send.
+        public init(method: HTTPRequest.Method, body: [UInt8]) {
+            self.method = method
+            self.body = body
+        }
+    }
+
+    /// A policy-override rule's response side: what the storage decision changes in a network response's caching
+    /// fields before it decides whether to store it.
+    public struct ResponseOverride: Sendable, Hashable {
+        /// A freshness lifetime a rule gives.
+        public enum Freshness: Sendable, Hashable {
+            /// This lifetime when the origin gives none (no `max-age`, `s-maxage` or `Expires`).
+            case whenAbsent(Duration)
+            /// This lifetime, replacing the origin's.
+            case always(Duration)
+        }
+
+        /// The rule's name, for the trace.
+        public var ruleName: String
+        /// Whether the response is never stored (`no-store` is added).
+        public var isNeverCache: Bool
+        /// The lifetime the rule gives, if any.
+        public var freshness: Freshness?
+
+        /// Creates a response override.
+        /// - Parameters:
+        ///   - ruleName: The rule's name.
+        ///   - isNeverCache: Whether the response is never stored.
+        ///   - freshness: The lifetime the rule gives.
+        public init(ruleName: String, isNeverCache: Bool = false, freshness: Freshness? = nil) {
+            self.ruleName = ruleName
+            self.isNeverCache = isNeverCache
+            self.freshness = freshness
+        }
+    }
+
+    /// Creates a plan.
+    /// - Parameters:
+    ///   - key: The request's primary key.
+    ///   - validation: The validation to perform, if any.
+    ///   - sentAs: The origin's form of a body-keyed request, if it is one.
+    ///   - responseOverride: A policy-override rule's response side, if one applies.
+    public init(
+        key: CacheKey,
+        validation: Validation? = nil,
+        sentAs: SentRequest? = nil,
+        responseOverride: ResponseOverride? = nil
+    ) {
+        self.key = key
+        self.validation = validation
+        self.sentAs = sentAs
+        self.responseOverride = responseOverride
+    }
+}
+
+/// The former name of ``CachePlan``.
+@available(*, deprecated, renamed: "CachePlan")
+public typealias CacheLookup = CachePlan

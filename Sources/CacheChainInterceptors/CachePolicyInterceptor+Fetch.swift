@@ -1,0 +1,146 @@
+import CacheChainCore
+import CacheChainPolicy
+import Foundation
+import HTTPTypes
+
+/// The network side of a plan: coalescing concurrent trips (only once the lookup said fetch or validate), the
+/// exchange through the inner interceptors, and the `stale-if-error` fallback.
+extension CachePolicyInterceptor {
+    /// A trip the decision asked for: the plan handed inward, the coalescer's epoch read before the lookup, and the
+    /// stored response to fall back on when the origin fails.
+    struct Flight {
+        let plan: CachePlan
+        /// `InFlightRequests.epoch` before the lookup; `nil` when no re-check is wanted.
+        let epoch: UInt64?
+        let fallback: () -> CacheEntry?
+    }
+
+    /// Sends the planned request inward, sharing the trip with equivalent requests in flight when coalescing is on.
+    ///
+    /// Requests are merged when they have no body, are `GET` or `HEAD` (a body-keyed request is one), and agree on
+    /// what decides the answer besides `Vary` (``CoalescingIdentity``). The first (the leader) makes the exchange;
+    /// the others wait for its response and check it against their own request as a cache checks a stored one
+    /// (RFC 9111 §4.1): when its `Vary` names a field whose value differs, that request makes its own exchange.
+    /// A leader's error reaches every waiter; a cancelled waiter leaves at once; a cancelled leader does not cancel
+    /// its waiters (one of them leads a new trip). A leader that finds a trip finished since its lookup (the
+    /// coalescer's epoch moved) looks up again once, since that trip may have stored what it needs.
+    func fetch(
+        _ inputs: PlanInputs,
+        _ flight: Flight,
+        context: InterceptorContext,
+        next: Next,
+        trace: [CacheReason]
+    ) async throws -> PipelineResponse {
+        var request = inputs.request
+        request.cachePlan = flight.plan
+        let method = request.head.method
+        guard let flights, method == .get || method == .head, request.body == nil else {
+            return try await exchange(request, context: context, next: next, fallback: flight.fallback, trace: trace)
+        }
+        let identity = CoalescingIdentity(request, key: flight.plan.key)
+        while true {
+            switch flights.join(identity) {
+            case .leader(let id):
+                if let epoch = flight.epoch, flights.epoch != epoch {
+                    // A trip finished while this request looked up: what it stored may answer this one.
+                    flights.finish(id, with: .failure(InFlightRequests.LeaderWithdrew()))
+                    return try await decideAndAct(inputs, context: context, next: next, recheckingFlights: false)
+                }
+                do {
+                    let response = try await exchange(request, context: context, next: next, fallback: flight.fallback, trace: trace)
+                    if context.responseBodyStream?.isBodyDetached == true {
+                        // The body went to the leader's caller only (too large to keep): each waiter fetches its own.
+                        flights.finish(id, with: .failure(InFlightRequests.LeaderWithdrew()))
+                        return response
+                    }
+                    flights.finish(id, with: .success(InFlightRequests.Answer(request: request.head, response: response)))
+                    return response
+                } catch {
+                    let leaderCancelled = error is CancellationError || Task.isCancelled
+                    flights.finish(id, with: .failure(leaderCancelled ? InFlightRequests.LeaderWithdrew() : error))
+                    throw error
+                }
+            case .follower(let ticket):
+                context.events.emit(CacheEvent(.coalesced, key: identity.key))
+                let answer: InFlightRequests.Answer
+                do {
+                    answer = try await flights.wait(for: ticket)
+                } catch is InFlightRequests.LeaderWithdrew {
+                    try Task.checkCancellation()
+                    continue  // this follower has not called `next` yet: it may lead a new trip
+                }
+                guard Self.answer(answer, serves: request.head, engine: context.policyEngine) else {
+                    var response = try await exchange(request, context: context, next: next, fallback: flight.fallback, trace: trace)
+                    response.trace.append(CacheReason(
+                        .coalesced,
+                        "an identical request in flight got a response that varies on a field this request sends differently: fetched separately"
+                    ))
+                    return response
+                }
+                var response = answer.response
+                response.trace.append(CacheReason(.coalesced, "shared the response of an identical request in flight"))
+                return response
+            }
+        }
+    }
+
+    /// Whether the leader's response answers `request` as a stored copy would: its `Vary` fields match.
+    static func answer(_ answer: InFlightRequests.Answer, serves request: HTTPRequest, engine: CachePolicyEngine) -> Bool {
+        guard answer.response.head.headerFields.contains(.vary) else { return true }
+        // As a stored entry would hold it: secret fields digested, so a follower with the same cookie matches.
+        let exchange = StoredExchange(
+            request: VaryFields.minimized(answer.request, varyingOn: answer.response.head, key: engine.varyDigestKey),
+            response: answer.response.head,
+            requestTime: .distantPast,
+            responseTime: .distantPast
+        )
+        return engine.selectVariant(for: request, among: [exchange]) != nil
+    }
+
+    /// Sends the planned request inward; when the origin fails (or answers 500, 502, 503 or 504) and `stale-if-error`
+    /// allows it, serves `fallback` instead — the first validated variant, or the variant the request selects, which
+    /// is selected only then.
+    func exchange(
+        _ request: PipelineRequest,
+        context: InterceptorContext,
+        next: Next,
+        fallback: () -> CacheEntry?,
+        trace: [CacheReason]
+    ) async throws -> PipelineResponse {
+        let key = request.cachePlan?.key ?? context.cacheKeyStrategy.key(for: request.head)
+        let now = context.now
+        func usableFallback() -> CacheEntry? {
+            fallback().flatMap {
+                context.policyEngine.canServeStaleOnError($0.exchange, request: request.head, now: now) ? $0 : nil
+            }
+        }
+        context.responseBodyStream?.record(trace)  // a streamed head comes before `next` returns
+        var response: PipelineResponse
+        do {
+            response = try await next(request, context)
+        } catch let error where !(error is CancellationError) && !Task.isCancelled {
+            guard let fallback = usableFallback() else { throw error }
+            var trace = trace
+            trace.append(CacheReason(.staleIfError, "origin unreachable: \(Self.summary(error))"))
+            context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
+            return serveFallback(fallback, status: .offline, request: request, context: context, trace: trace)
+        }
+        if [500, 502, 503, 504].contains(response.head.status.code), let fallback = usableFallback() {
+            var trace = trace
+            trace.append(CacheReason(.staleIfError, "origin answered \(response.head.status.code)"))
+            context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
+            return serveFallback(fallback, status: .stale, request: request, context: context, trace: trace)
+        }
+        response.trace = trace + response.trace
+        if response.cacheStatus == .revalidated {
+            context.events.emit(CacheEvent(.revalidated, key: key, reasons: codes(response.trace)))
+            return answeringApplicationConditional(response, request: request.head, context: context)
+        }
+        context.events.emit(CacheEvent(.miss, key: key, reasons: codes(response.trace)))
+        return response
+    }
+
+    private static func summary(_ error: any Error) -> String {
+        (error as? CacheChainError)?.shortDescription ?? String(describing: type(of: error))
+    }
+}
