@@ -6,8 +6,9 @@ import CacheChainCore
 ///
 /// Exact, not a guess: the memo is used only when the metadata just read — and already checked against the
 /// row's checksum — is byte for byte the metadata decoded before, so the result is what decoding would
-/// give. Bounded: ``capacity`` rows, oldest forgotten first; bodies are never kept.
-struct DecodedMetadataMemo {
+/// give. Bounded: ``capacity`` rows, oldest forgotten first; bodies are never kept. Shared by the storage's thread
+/// and lookups on callers' threads (`DiskReaders`): the lock is held to look up or insert, never to decode.
+final class DecodedMetadataMemo: Sendable {
     /// The most rows remembered.
     static let capacity = 1024
 
@@ -16,21 +17,21 @@ struct DecodedMetadataMemo {
         var entry: CacheEntry
     }
 
-    private var memo = BoundedMemo<Int64, Decoded>(capacity: capacity)
+    private let memo = LockedValue(BoundedMemo<Int64, Decoded>(capacity: capacity))
 
     /// How many rows are remembered (for tests).
-    var count: Int { memo.count }
+    var count: Int { memo.withLock { $0.count } }
 
     /// The entry that `meta` (checked metadata of the row `rowID`) describes, with `body`.
     /// - Throws: `integrity-check-failed` when the metadata cannot be decoded.
-    mutating func decode(rowID: Int64, meta: [UInt8], body: HTTPBody) throws(CacheChainError) -> CacheEntry {
+    func decode(rowID: Int64, meta: [UInt8], body: HTTPBody) throws(CacheChainError) -> CacheEntry {
         var entry: CacheEntry
-        if let known = memo.value(for: rowID),
+        if let known = memo.withLock({ $0.value(for: rowID) }),
            known.meta.withUnsafeBytes({ kept in meta.withUnsafeBytes { sameBytes(kept, $0) } }) {
             entry = known.entry
         } else {
             entry = try EntryCodec.decodeMetadata(meta, body: .empty, subject: DiskEntryFile.metadataSubject)
-            memo.insert(Decoded(meta: meta, entry: entry), for: rowID)
+            memo.withLock { $0.insert(Decoded(meta: meta, entry: entry), for: rowID) }
         }
         entry.replaceBody(with: body)
         return entry

@@ -31,8 +31,20 @@ package final class DiskIndex {
     let fileReferencedStatement: SQLiteStatement
 
     /// Opens the index; `readOnly` opens an existing one of the current schema without writing anything.
-    init(path: String, durable: Bool, readOnly: Bool = false) throws(CacheChainError) {
-        database = try readOnly ? Self.openForReading(path) : SQLiteDatabase(path: path)
+    convenience init(path: String, durable: Bool, readOnly: Bool = false) throws(CacheChainError) {
+        try self.init(database: readOnly ? Self.openForReading(path) : SQLiteDatabase(path: path), path: path, durable: durable, readOnly: readOnly)
+    }
+
+    /// Opens a reader of a live index for lookups on a caller's thread (`DiskReaders`): read-only, never `immutable`,
+    /// and never waiting for a lock (`busy_timeout` 0: a busy index is a fallback to the storage's thread, not a wait).
+    static func reader(path: String) throws(CacheChainError) -> DiskIndex {
+        let index = try DiskIndex(database: SQLiteDatabase(path: path, readOnly: true), path: path, durable: false, readOnly: true)
+        try index.database.execute("PRAGMA busy_timeout = 0")
+        return index
+    }
+
+    private init(database: SQLiteDatabase, path: String, durable: Bool, readOnly: Bool) throws(CacheChainError) {
+        self.database = database
         try database.execute("PRAGMA busy_timeout = 10000")
         if !readOnly {
             try database.enableWriteAheadLog()

@@ -43,6 +43,7 @@ extension DiskStorage {
         for victim in chosen {
             if let file = victim.file { POSIXFile.remove(path(ofFile: file)) }
             index.pendingUses[victim.id] = nil
+            readers.forgetUse(of: victim.id)
         }
         index.checkpoint()  // SQLite's log may be what fills the disk: fold it into the database and truncate it
         // With the files gone the rows can usually be deleted; if not, they are misses (file missing) later.

@@ -13,9 +13,11 @@ extension DiskStorage {
     /// - Complexity: O(log n) in the number of entries (one descent of the index's row-id B-tree), plus
     ///   reading the bodies.
     public func entries(for key: CacheKey) async throws(CacheChainError) -> [CacheEntry] {
-        try await io.run { () throws(CacheChainError) in
-            let keyString = key.stringValue
-            return try readChecked(key: key) { () throws(CacheChainError) in try index.lookup(key: keyString) }
+        let keyString = key.stringValue
+        let lookUp = { (index: DiskIndex) throws(CacheChainError) -> [DiskIndex.Row] in try index.lookup(key: keyString) }
+        if let found = readOnCallersThread(key: key, rows: lookUp) { return found }
+        return try await io.run { () throws(CacheChainError) in
+            try readChecked(key: key) { () throws(CacheChainError) in try lookUp(index) }
         }
     }
 
@@ -23,6 +25,9 @@ extension DiskStorage {
     /// the variants whose variant key is the request's under one of the `Vary` name lists stored for the key
     /// (and the variant without `Vary`). The other variants are not read. (Declared `async` so that a direct
     /// call picks it over the protocol's default, which is `async`.)
+    ///
+    /// Like ``entries(for:)``, a lookup whose entries hold bodies of at most 64 KiB runs on the caller's thread
+    /// (bounded work: an index descent and a read from the page cache); anything else runs on the storage's thread.
     /// - Parameters:
     ///   - key: The primary key.
     ///   - request: The request.
@@ -31,25 +36,50 @@ extension DiskStorage {
     /// - Complexity: O(log n) index work per distinct `Vary` name list of the key (almost always one),
     ///   whatever the number of its variants, plus reading the candidates' bodies.
     public func entries(for key: CacheKey, matching request: HTTPRequest) async throws(CacheChainError) -> [CacheEntry] {
-        try await io.run { () throws(CacheChainError) in
-            let keyString = key.stringValue
-            let digestKey = directoryVaryDigestKey
-            return try readChecked(key: key) { () throws(CacheChainError) in
-                let first = try index.firstRows(key: keyString)
-                guard first.count > 1 else { return first }
-                var variants = [""]
-                for spec in try index.varySpecs(key: keyString) {
-                    let names = spec.split(separator: ",").map(String.init)
-                    let variant = VaryFields.variantKey(of: request, varyNames: names, key: digestKey)
-                    if !variants.contains(variant) { variants.append(variant) }
-                }
-                var rows: [DiskIndex.Row] = []
-                for variant in variants {
-                    if let row = try index.lookup(key: keyString, variant: variant) { rows.append(row) }
-                }
-                return rows
+        let keyString = key.stringValue
+        let digestKey = directoryVaryDigestKey
+        let lookUp = { (index: DiskIndex) throws(CacheChainError) -> [DiskIndex.Row] in
+            let first = try index.firstRows(key: keyString)
+            guard first.count > 1 else { return first }
+            var variants = [""]
+            for spec in try index.varySpecs(key: keyString) {
+                let names = spec.split(separator: ",").map(String.init)
+                let variant = VaryFields.variantKey(of: request, varyNames: names, key: digestKey)
+                if !variants.contains(variant) { variants.append(variant) }
             }
+            var rows: [DiskIndex.Row] = []
+            for variant in variants {
+                if let row = try index.lookup(key: keyString, variant: variant) { rows.append(row) }
+            }
+            return rows
         }
+        if let found = readOnCallersThread(key: key, rows: lookUp) { return found }
+        return try await io.run { () throws(CacheChainError) in
+            try readChecked(key: key) { () throws(CacheChainError) in try lookUp(index) }
+        }
+    }
+
+    /// A lookup on the caller's thread with a reader from ``readers``, when it is bounded work and goes well: every
+    /// entry found holds a body of at most `DiskReaders.largestInlineBody` bytes, reads and checks cleanly and is within
+    /// its stale retention. `nil` sends the lookup to the storage's thread, which handles everything else (damage,
+    /// vanished files, retention, a busy or reset index, large bodies) as it always has.
+    private func readOnCallersThread(key: CacheKey, rows lookUp: (DiskIndex) throws(CacheChainError) -> [DiskIndex.Row]) -> [CacheEntry]? {
+        guard let lane = readers.checkOut() else { return nil }
+        defer { readers.checkIn(lane) }
+        guard let rows = try? lookUp(lane.index),
+            rows.allSatisfy({ $0.bodyLength >= 0 && $0.bodyLength <= DiskReaders.largestInlineBody })
+        else { return nil }
+        let now = configuration.staleRetention.map { _ in configuration.clock.now() }
+        var found: [CacheEntry] = []
+        found.reserveCapacity(rows.count)
+        for row in rows {
+            guard let entry = try? read(row, key: key) else { return nil }
+            if let retention = configuration.staleRetention, let now, entry.isPastRetention(retention, at: now) { return nil }
+            found.append(entry)
+        }
+        readers.recordUses(of: rows, refreshingWith: lane.index)
+        if found.count > 1 { found.sort { $0.storedAt > $1.storedAt } }
+        return found
     }
 
     /// Reads and checks the rows `lookUp` finds; damaged ones are removed and reported. A file that vanished
@@ -62,8 +92,8 @@ extension DiskStorage {
         while true {
             attempt += 1
             let rows = try indexCall(lookUp)
-            if !rows.isEmpty, recentUses.isDue { refreshRecentUses() }
             var found: [CacheEntry] = []
+            var used: [DiskIndex.Row] = []
             var damaged: [(DiskIndex.Row, CacheChainError)] = []
             var pastRetention: [DiskIndex.Row] = []
             let now = configuration.staleRetention.map { _ in configuration.clock.now() }
@@ -76,7 +106,7 @@ extension DiskStorage {
                         continue
                     }
                     found.append(entry)
-                    if isWritable, recentUses.shouldRecord(lastUsed: row.lastUsed) { index.pendingUses[row.id] = nextStamp() }
+                    if isWritable { used.append(row) }
                 } catch {
                     // A file that vanished may have been replaced by another process: look again once.
                     if attempt == 1, error.code == .bodyUnreadable {
@@ -95,7 +125,8 @@ extension DiskStorage {
                     cacheKey: key, underlying: error
                 )
             }
-            if index.pendingUses.count >= Self.pendingUseLimit { try? flushUses() }
+            readers.recordUses(of: used, refreshingWith: index)
+            if readers.pendingUseCount >= Self.pendingUseLimit { try? flushUses() }
             if found.count > 1 { found.sort { $0.storedAt > $1.storedAt } }
             return found
         }
@@ -152,5 +183,6 @@ extension DiskStorage {
         }) ?? []
         for file in files { POSIXFile.remove(path(ofFile: file)) }
         index.pendingUses[row.id] = nil
+        readers.forgetUse(of: row.id)
     }
 }

@@ -164,6 +164,7 @@ extension DiskStorage {
     /// Runs deletions in one transaction, then deletes the files they released.
     private func deleteRows(_ body: () throws(CacheChainError) -> [String]) throws(CacheChainError) {
         try requireWritable("remove entries")
+        absorbInlineUses()
         let files = try indexCall { () throws(CacheChainError) in
             try index.transaction { () throws(CacheChainError) in
                 for (id, time) in index.pendingUses { try index.touch(id: id, at: time) }

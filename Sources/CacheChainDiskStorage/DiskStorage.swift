@@ -36,12 +36,17 @@ import Synchronization
 /// most 4,096) records nothing: the order is exact except among those. Eviction removes the least
 /// recently used rows in the store's transaction, so ``usage()`` is exact at every commit.
 ///
-/// **Concurrency.** Every call runs on a serial dispatch queue of the instance's own, off Swift's
-/// cooperative pool: calls are serialized per instance, and their blocking SQLite and file work —
-/// including a wait of up to 10 s on SQLite's `busy_timeout` while another process holds the lock — never
-/// pins a cooperative thread (the caller's task is suspended meanwhile). Other processes and other
+/// **Concurrency.** Writes, removals and every other call that may wait run on a serial dispatch queue of the
+/// instance's own, off Swift's cooperative pool: they are serialized per instance, and their blocking SQLite and
+/// file work — including a wait of up to 10 s on SQLite's `busy_timeout` while another process holds the lock, and
+/// `fsync` — never pins a cooperative thread (the caller's task is suspended meanwhile). A lookup is bounded work
+/// when the entries it finds hold bodies of at most 64 KiB: an index descent in SQLite's page cache and a read of
+/// at most that much, with a read-only connection that never waits for a lock. Such a lookup runs on the caller's
+/// thread, with no crossing to the queue and back (a thread wake-up costs more than the read: 13 µs on a busy
+/// 2-core machine, 30–50 µs on a quiet one); anything else — a larger body, a damaged or vanished entry, a busy
+/// index, an entry past its retention, a read-only cache — goes to the queue as before. Other processes and other
 /// instances coordinate through SQLite's locks.
-public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invariant: every mutable property is touched only by work running on `io`'s serial queue (each public method hops there)
+public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invariant: every mutable property is touched only by work running on `io`'s serial queue (each public method hops there, except a lookup of small entries on the caller's thread, which touches only the lock-guarded `readers` and `decodedMetadata`, the atomic capacity and constants)
     /// The queue every call's blocking work runs on.
     let io: BlockingIOQueue
     /// The configuration the storage was opened with.
@@ -58,10 +63,10 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
     let root: String
     var index: DiskIndex
     /// Decodings of recently read metadata, reused while the bytes are the same.
-    var decodedMetadata = DecodedMetadataMemo()
+    let decodedMetadata = DecodedMetadataMemo()
+    /// Index readers for lookups on callers' threads (read-write caches only).
+    let readers: DiskReaders
     /// Which hits record their use.
-    var recentUses = RecentUseWindow()
-    private var lastStamp: Int64 = 0
     private var storesSinceSweep = 0
     var sweepShard = Int.random(in: 0..<256)
 
@@ -100,6 +105,7 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
             // Without a readable key file, a key of this instance: entries holding digests never match, as for a lost key.
             directoryVaryDigestKey = Self.readVaryDigestKey(root) ?? .random()
             index = try DiskIndex(path: root + "/index.sqlite", durable: false, readOnly: true)
+            readers = DiskReaders(path: root + "/index.sqlite", limit: 0, pendingLimit: 0)
             return
         }
         try POSIXFile.makeDirectories(directory)
@@ -109,6 +115,9 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
         try Self.restrictToOwner(directory: directory, root: root)
         directoryVaryDigestKey = try Self.loadVaryDigestKey(root)
         index = try Self.openIndex(root, durable: configuration.durability == .durable)
+        readers = DiskReaders(
+            path: root + "/index.sqlite", limit: 2 * ProcessInfo.processInfo.activeProcessorCount, pendingLimit: Self.pendingUseLimit
+        )
         Self.sweepTemporaryFiles(root, grace: configuration.orphanGracePeriod)
     }
 
@@ -128,6 +137,12 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
         try self.init(
             configuration: Configuration(directory: directory, capacity: capacity, durability: durability, events: events)
         )
+    }
+
+    deinit {
+        // Readers first: the writer must be the index's last connection to close, so that SQLite checkpoints its log
+        // and removes the `-wal` and `-shm` files (a read-only connection closing last leaves them behind).
+        readers.invalidate()
     }
 
     // MARK: - Store
@@ -193,7 +208,7 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
             throw error
         }
         index.pendingUses.removeAll()
-        recentUses.noteStore()
+        readers.noteStore()
         finishEviction(outcome)
         storesSinceSweep += 1
         if storesSinceSweep >= 64 {
@@ -204,6 +219,7 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
 
     /// Inside the store transaction: records pending uses, replaces the variant, evicts.
     private func commit(_ row: DiskIndex.NewRow) throws(CacheChainError) -> (files: [String], evicted: [Eviction]) {
+        absorbInlineUses()
         for (id, time) in index.pendingUses { try index.touch(id: id, at: time) }
         var files = try index.deleteVariant(key: row.key, variant: row.variant)
         let limited = try evictVariants(ofKey: row.key)
@@ -237,8 +253,7 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
 
     /// A strictly increasing microsecond stamp for LRU order.
     func nextStamp() -> Int64 {
-        lastStamp = max(lastStamp + 1, POSIXFile.nowMicroseconds())
-        return lastStamp
+        readers.nextStamp()
     }
 
     /// Writes the recorded uses of recent hits to the index (done automatically every 256 recorded uses
@@ -253,17 +268,17 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
     }
 
     /// Reads the boundary of the recent-use window again; on an index error every use is recorded.
-    func refreshRecentUses() {
-        let window = (try? index.totals().count).map(RecentUseWindow.window(forEntryCount:)) ?? 0
-        let threshold = window > 0 ? (try? index.lastUse(atRecencyRank: window - 1)) : nil
-        recentUses.refreshed(threshold: threshold)
+    /// Moves the uses that lookups recorded (`DiskReaders`) into the pending uses the next transaction writes.
+    func absorbInlineUses() {
+        for (id, time) in readers.takeUses() where time > index.pendingUses[id] ?? 0 { index.pendingUses[id] = time }
     }
 
     func flushUses() throws(CacheChainError) {
+        absorbInlineUses()
         guard !index.pendingUses.isEmpty else { return }
         let uses = index.pendingUses
         index.pendingUses.removeAll()
-        recentUses.invalidate()
+        readers.invalidateWindow()
         try indexCall { () throws(CacheChainError) in
             try index.transaction { () throws(CacheChainError) in
                 for (id, time) in uses { try index.touch(id: id, at: time) }
@@ -279,8 +294,9 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
         } catch {
             if let failure = error.underlying as? SQLiteFailure, failure.isCorruption {
                 index.pendingUses.removeAll()
-                recentUses.invalidate()
+                readers.invalidateWindow()
                 if let fresh = try? Self.resetIndex(root, durable: configuration.durability == .durable) { index = fresh }
+                readers.invalidate()
                 let reasons = [error.code.rawValue, "index rebuilt: \(error.message)"]
                 configuration.events.emit(CacheEvent(.storageError, reasons: reasons))
             }

@@ -95,7 +95,7 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
         next: Next
     ) async throws -> PipelineResponse {
         var inputs = PlanInputs(request: request)
-        if !policyOverrides.isEmpty || context.values[PolicyOverrideRule.RequestKey.self] != nil {
+        if !policyOverrides.isEmpty || (context.values.count > 0 && context.values[PolicyOverrideRule.RequestKey.self] != nil) {
             if let refused = try applyOverride(to: &inputs, context: context) { return refused }
         }
         let method = inputs.request.head.method
@@ -134,10 +134,8 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
             stored: entries.map(\.exchange),
             now: context.now
         )
-        trace += decision.reasons
+        if trace.isEmpty { trace = decision.reasons } else { trace += decision.reasons }
         context.logger.debug("cache decision", metadata: ["key": "\(key)", "reasons": "\(decision.reasons.map(\.code.rawValue))"])
-        var plan = inputs.plan(key: key)
-
         switch decision {
         case .useStored(let index, let report, _):
             let status: CacheStatus = report.isFresh ? .hit : .stale
@@ -147,18 +145,21 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
         case .useStoredAndRevalidate(let index, let conditional, _, _) where revalidationQueue == nil || inner == nil:
             // Background revalidation is off (or there is no chain to send through later): validate in line.
             trace.append(CacheReason(.staleWhileRevalidate, "background revalidation is disabled; validating now"))
+            var plan = inputs.plan(key: key)
             plan.validation = CachePlan.Validation(conditional: conditional, candidates: [entries[index]])
             let flight = Flight(plan: plan, epoch: epoch, fallback: { entries[index] })
             return try await fetch(inputs, flight, context: context, next: next, trace: trace)
 
         case .useStoredAndRevalidate(let index, let conditional, let report, _):
             context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
+            var plan = inputs.plan(key: key)
             plan.validation = CachePlan.Validation(conditional: conditional, candidates: [entries[index]])
             await scheduleBackgroundRevalidation(of: entries[index], plan: plan, request: request, context: context, engine: engine)
             return serve(entries[index], status: .stale, inputs: inputs, context: context, trace: trace, age: report.currentAge)
 
         case .validate(let indices, let conditional, _):
             let candidates = indices.map { entries[$0] }
+            var plan = inputs.plan(key: key)
             plan.validation = CachePlan.Validation(conditional: conditional, candidates: candidates)
             let flight = Flight(plan: plan, epoch: epoch, fallback: { candidates.first })
             return try await fetch(inputs, flight, context: context, next: next, trace: trace)
@@ -170,7 +171,7 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
                 inputs.request.head.headerFields[.pragma] = "no-cache"
             }
             // The `stale-if-error` fallback is selected only if the origin fails.
-            let flight = Flight(plan: plan, epoch: epoch) {
+            let flight = Flight(plan: inputs.plan(key: key), epoch: epoch) {
                 engine.selectVariant(for: request.head, among: entries.map(\.exchange)).map { entries[$0] }
             }
             return try await fetch(inputs, flight, context: context, next: next, trace: trace)

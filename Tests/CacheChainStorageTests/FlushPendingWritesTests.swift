@@ -39,5 +39,5 @@ struct FlushPendingWritesTests {
 
 extension DiskStorage {
     /// How many hits recorded a use not yet written to the index.
-    fileprivate var unwrittenUseCount: Int { index.pendingUses.count }
+    fileprivate var unwrittenUseCount: Int { index.pendingUses.count + readers.pendingUseCount }
 }

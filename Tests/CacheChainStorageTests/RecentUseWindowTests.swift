@@ -66,7 +66,7 @@ struct RecentUseWindowTests {
 
 extension DiskStorage {
     /// How many hits recorded a use not yet written.
-    fileprivate var pendingUseCount: Int { index.pendingUses.count }
+    fileprivate var pendingUseCount: Int { index.pendingUses.count + readers.pendingUseCount }
 
     /// The URL path of the entry eviction would remove first.
     fileprivate func leastRecentlyUsedPath() throws -> String? {
