@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// A serial dispatch queue of a backend's own, on which its blocking calls run (SQLite with its busy
 /// timeout, file reads, writes and `fsync`, hiredis): never on — and never pinning — a thread of Swift's
@@ -15,6 +16,10 @@ import Dispatch
 /// ```
 package final class BlockingIOQueue: Sendable {
     private let queue: DispatchQueue
+    private let crossings = Atomic<Int>(0)
+
+    /// How many pieces of work have crossed to the queue so far (for tests of what crosses a thread).
+    package var crossingCount: Int { crossings.load(ordering: .relaxed) }
 
     /// Creates the queue.
     /// - Parameter label: Its label, as debuggers and thread lists show it.
@@ -29,6 +34,7 @@ package final class BlockingIOQueue: Sendable {
     package func run<Value: Sendable, Failure: Error>(
         _ work: () throws(Failure) -> Value
     ) async throws(Failure) -> Value {
+        crossings.add(1, ordering: .relaxed)
         let outcome = await withoutActuallyEscaping(work) { work async -> Result<Value, Failure> in
             let job = Unmanaged.passRetained(BlockingIOJob(work))
             // The result travels in the continuation itself: there is no state in which the caller resumes
