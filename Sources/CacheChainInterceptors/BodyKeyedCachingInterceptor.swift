@@ -3,7 +3,9 @@ import CacheChainPolicy
 import HTTPTypes
 
 /// Caches `POST` and `QUERY` requests that a ``BodyKeyedCachingRule`` names (GraphQL queries, search APIs)
-/// under a key that includes a SHA-256 digest of the method and the body; off unless rules are given.
+/// under a key that includes a SHA-256 digest of the method and the body, and a keyed digest of the request's
+/// `Authorization`, `Proxy-Authorization` and `Cookie` fields when it has any (so an entry is never served to a
+/// request with other credentials); off unless rules are given.
 ///
 /// It works at two places of the chain, like ``PolicyOverrideInterceptor``. ``Position/request``, just
 /// outside ``CachePolicyInterceptor``, hands the cache interceptors the request as a `GET` with the
@@ -100,9 +102,9 @@ public struct BodyKeyedCachingInterceptor: HTTPInterceptor {
         }
         guard rule.isCacheable?(request.head, body) ?? true else { return try await next(request, context) }
         var key = context.cacheKeyStrategy.key(for: request.head)
-        let digest = SHA256.hexDigest(Array(method.rawValue.utf8) + [0] + body)
+        let digest = BodyKeyDigest.discriminator(method: method, body: body, request: request.head, secret: context.storage.varyDigestKey(for: key))
         key.method = method.rawValue
-        key.discriminator += (key.discriminator.isEmpty ? "" : " ") + "body-sha256=\(digest)"
+        key.discriminator += (key.discriminator.isEmpty ? "" : " ") + digest
         let original = Original(
             method: method, body: body, key: key,
             scheme: request.head.scheme, authority: request.head.authority, path: request.head.path
@@ -114,7 +116,7 @@ public struct BodyKeyedCachingInterceptor: HTTPInterceptor {
         context.values[OriginalKey.self] = original
         var response = try await next(inner, context)
         response.trace.insert(
-            CacheReason(.bodyKeyed, "rule '\(rule.name)': \(method) keyed by its body (sha256 \(digest.prefix(12))…)"), at: 0
+            CacheReason(.bodyKeyed, "rule '\(rule.name)': \(method) keyed by its body (\(digest.prefix(24))…)"), at: 0
         )
         if method == .post, !response.cacheStatus.isFromCache || response.cacheStatus == .revalidated {
             // RFC 9111 §4.4 for the original request (nothing for a `QUERY`).
