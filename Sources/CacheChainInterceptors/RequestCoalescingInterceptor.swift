@@ -17,6 +17,8 @@ import HTTPTypes
 /// Errors and cancellation:
 /// - the leader's error (a transport failure, a `not-in-cache`, …) reaches every waiter;
 /// - a cancelled waiter stops waiting at once, and nobody else notices;
+/// - a waiter leaves at its own timeout (`PipelineRequest.timeout`) with a `timed-out` error, whatever holds the
+///   leader (e.g. a `willCacheResponse` hook that never answers); the leader and the other waiters go on;
 /// - a cancelled leader does not cancel its waiters: one of them leads a new trip, as when the leader streamed
 ///   a body too large for the store to its caller without keeping it (`HTTPCacheClient.stream`).
 ///
@@ -76,7 +78,7 @@ public struct RequestCoalescingInterceptor: HTTPInterceptor {
                 context.events.emit(CacheEvent(.coalesced, key: identity.key))
                 let answer: InFlightRequests.Answer
                 do {
-                    answer = try await flights.wait(for: ticket)
+                    answer = try await flights.wait(for: ticket, timeout: request.timeout)
                 } catch is LeaderCancelled, is LeaderKeptNoBody {
                     try Task.checkCancellation()
                     continue  // this follower has not called `next` yet: it may lead a new trip
