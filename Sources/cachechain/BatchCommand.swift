@@ -78,23 +78,27 @@ struct BatchCommand: AsyncParsableCommand {
         }
     }
 
-    /// The hello's `config`: the pipeline, the in-flight limit and where large bodies go, for people.
-    var sessionDescription: String {
+    /// The hello's `config`: the pipeline (as ``PipelineOptions/pipelineDescription(of:storageNote:)`` describes
+    /// it), the in-flight limit and where large bodies go, for people.
+    /// - Parameter pipelineDescription: The pipeline's description.
+    /// - Returns: The description.
+    func sessionDescription(pipelineDescription: String) -> String {
         let limit = maximumInFlight == 0 ? "no limit on requests in flight" : "at most \(maximumInFlight) requests in flight"
         let bodies = "bodies over \(maximumInlineBody) bytes " + (bodyDirectory.map { "written to files in \($0)" } ?? "refused (body-too-large)")
-        return "\(pipeline.pipelineDescription); \(bodies); \(limit)"
+        return "\(pipelineDescription); \(bodies); \(limit)"
     }
 
     func run() async throws {
         let logger = pipeline.makeLogger()
         let client: HTTPCacheClient
+        let description: String
         do {
-            client = try pipeline.makeClient(logger: logger)
+            (client, description) = try pipeline.makeClient(logger: logger)
         } catch {
             throw ToolExitCode.failing("Error: cannot open the cache: \(error)")
         }
         signal(SIGPIPE, SIG_IGN)  // a reader that goes away makes writes fail with EPIPE, not kill us
-        let hello = BatchHello(version: CacheChainCommand.version, config: sessionDescription)
+        let hello = BatchHello(version: CacheChainCommand.version, config: sessionDescription(pipelineDescription: description))
         logger.info("batch session started", metadata: ["config": "\(hello.config)"])
         let output = FileDescriptorOutput()
         let executor = BatchExecutor(client: client, bodyLimit: BatchBodyLimit(maximumInlineSize: maximumInlineBody, fileDirectory: bodyDirectory))

@@ -18,20 +18,20 @@ extension PipelineOptions {
         return logger
     }
 
-    /// The storage backend of `--backend`.
+    /// The storage backend of `--backend`, and what it gave up (nothing yet: see `batch`'s degraded disk).
     /// - Throws: `CacheChainError` when the cache directory cannot be opened.
-    func makeStorage() throws -> any CacheStorage {
+    func makeStorage() throws -> (storage: any CacheStorage, note: String?) {
         switch backend {
         case .memory:
-            return MemoryStorage(capacity: memoryCapacity)
+            return (MemoryStorage(capacity: memoryCapacity), nil)
         case .disk, .encrypted:
             // With `encrypted`, HTTPS responses are sealed into `<dir>/encrypted`; the routing is added by `makeClient`.
-            return try DiskStorage(directory: cacheDir ?? ".", capacity: diskCapacity)
+            return (try DiskStorage(directory: cacheDir ?? ".", capacity: diskCapacity), nil)
         case .tiered:
             let disk = try DiskStorage(directory: cacheDir ?? ".", capacity: diskCapacity)
-            return TieredStorage(memory: MemoryStorage(capacity: memoryCapacity), disk: disk)
+            return (TieredStorage(memory: MemoryStorage(capacity: memoryCapacity), disk: disk), nil)
         case .redis, .tieredRedis:
-            return try redis.makeStorage(tiered: backend == .tieredRedis, memoryCapacity: memoryCapacity)
+            return (try redis.makeStorage(tiered: backend == .tieredRedis, memoryCapacity: memoryCapacity), nil)
         }
     }
 
@@ -60,14 +60,15 @@ extension PipelineOptions {
     }
 
     /// A client over the selected backend and the libcurl transport (with the TLS trust of `--cacert` and
-    /// `--capath`), with `RedirectInterceptor` outermost.
+    /// `--capath`), with `RedirectInterceptor` outermost, and its description for the hello.
     /// - Parameter logger: The client's logger.
-    /// - Returns: The client.
+    /// - Returns: The client and ``pipelineDescription(of:storageNote:)``.
     /// - Throws: What ``makeStorage()`` throws.
-    func makeClient(logger: Logger) throws -> HTTPCacheClient {
+    func makeClient(logger: Logger) throws -> (client: HTTPCacheClient, description: String) {
         let encrypted = try makeEncryptedStorage()  // the key is checked before any storage is opened
+        let (storage, note) = try makeStorage()
         var configuration = HTTPCacheClient.Configuration(
-            storage: try makeStorage(),
+            storage: storage,
             policy: CachePolicyConfiguration(mode: shared ? .sharedCache : .privateCache),
             logger: logger,
             outerInterceptors: [RedirectInterceptor()],
@@ -75,11 +76,30 @@ extension PipelineOptions {
         )
         if let encrypted { configuration.encryptHTTPS(with: encrypted) }
         let transport = CurlTransport(configuration: .init(caFile: caFile, caDirectory: effectiveCADirectory))
-        return HTTPCacheClient(transport: transport, configuration: configuration)
+        let client = HTTPCacheClient(transport: transport, configuration: configuration)
+        return (client, pipelineDescription(of: client, storageNote: note))
     }
 
-    /// A one-line, human-readable description of the pipeline: mode, backend, capacities, chain, TLS trust.
-    var pipelineDescription: String {
+    /// The chain a client really runs, outermost first and ending with the transport, e.g.
+    /// `Redirect → RangeRequest → RequestCoalescing → CachePolicy → Revalidation → StorageDecision → libcurl`: each
+    /// interceptor's type name without its `Interceptor` suffix.
+    /// - Parameter client: The client.
+    /// - Returns: The chain.
+    static func chainDescription(of client: HTTPCacheClient) -> String {
+        let names = client.pipeline.interceptors.map { interceptor in
+            let name = String(describing: type(of: interceptor))
+            return name.hasSuffix("Interceptor") && name != "Interceptor" ? String(name.dropLast("Interceptor".count)) : name
+        }
+        return (names + ["libcurl"]).joined(separator: " → ")
+    }
+
+    /// A one-line, human-readable description of the pipeline: mode, backend (and what a directory that cannot
+    /// be written gave up), capacities, the client's real chain, TLS trust.
+    /// - Parameters:
+    ///   - client: The client whose chain is described.
+    ///   - storageNote: What the storage gave up (a directory opened read-only…), if anything.
+    /// - Returns: The description.
+    func pipelineDescription(of client: HTTPCacheClient, storageNote: String?) -> String {
         let mode = shared ? "shared cache" : "private cache"
         let storage: String =
             switch backend {
@@ -111,9 +131,7 @@ extension PipelineOptions {
             case (nil, let directory?): "CA directory \(directory)"
             case (let file?, let directory?): "\(file) and CA directory \(directory)"
             }
-        let encryption = backend == .encrypted ? "HTTPSEncryption → " : ""
-        let coalescing = self.coalescing ? "RequestCoalescing → " : ""
-        let chain = "Redirect → \(encryption)\(coalescing)CachePolicy → Revalidation → StorageDecision → libcurl"
-        return "\(mode); \(storage), \(largest); chain: \(chain); TLS trust: \(trust)"
+        let degraded = storageNote.map { " (\($0))" } ?? ""
+        return "\(mode); \(storage)\(degraded), \(largest); chain: \(Self.chainDescription(of: client)); TLS trust: \(trust)"
     }
 }

@@ -12,8 +12,9 @@ struct PurgeCommand: AsyncParsableCommand {
             entries were removed. --expired removes every stale response (its freshness lifetime has passed); \
             --stale-older-than keeps those stale for less than DURATION, which may still be revalidated cheaply.
 
-            Exit codes: 0 success; 1 the cache directory cannot be opened or the removal failed; 64 invalid \
-            usage (no selector, or more than one).
+            Exit codes: 0 success; 1 there is no cache in the directory (nothing is created: check \
+            --cache-dir), the cache cannot be opened, or the removal failed; 64 invalid usage (no selector, or \
+            more than one).
 
             Example:
               cachechain purge --prefix https://api.example.com/v1/
@@ -65,6 +66,7 @@ struct PurgeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try cache.requireCache()  // a mistyped --cache-dir is an error, not a new empty cache
         do {
             let client = HTTPCacheClient(transport: NoNetworkTransport(), configuration: try cache.makeConfiguration())
             let before = await client.configuration.storage.usage().entryCount
