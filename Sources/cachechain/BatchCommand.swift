@@ -28,8 +28,12 @@ struct BatchCommand: AsyncParsableCommand {
             file in --body-dir (the reply's "body_file"), or the reply is a body-too-large error. stdout \
             carries protocol lines only; logs go to stderr. One cache serves the whole session.
 
-            Exit codes: 0 after end of session; 1 runtime failure (e.g. the cache directory or the key \
-            file cannot be used); 64 invalid options.
+            A cache directory on a full or read-only disk does not stop the session: the cache is opened \
+            read-only (hits are served, misses fetched without storing) or, when it cannot even be read, not at \
+            all; a warning goes to stderr and the hello's config says so.
+
+            Exit codes: 0 after end of session; 1 runtime failure (e.g. the cache directory cannot be created \
+            or the key file cannot be used); 64 invalid options.
 
             Example:
               printf '%s\\n' '{"type":"hello","protocol":1}' \\

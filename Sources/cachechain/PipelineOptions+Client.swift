@@ -18,18 +18,23 @@ extension PipelineOptions {
         return logger
     }
 
-    /// The storage backend of `--backend`, and what it gave up (nothing yet: see `batch`'s degraded disk).
-    /// - Throws: `CacheChainError` when the cache directory cannot be opened.
+    /// The storage backend of `--backend`, and what a directory that cannot be written gave up (see
+    /// ``DegradedDiskOpening``): read-only or no cache, with a warning on stderr.
+    /// - Throws: `CacheChainError` when the cache cannot be opened even in a degraded way (Redis misconfigured,
+    ///   a directory of another format).
     func makeStorage() throws -> (storage: any CacheStorage, note: String?) {
         switch backend {
         case .memory:
             return (MemoryStorage(capacity: memoryCapacity), nil)
         case .disk, .encrypted:
             // With `encrypted`, HTTPS responses are sealed into `<dir>/encrypted`; the routing is added by `makeClient`.
-            return (try DiskStorage(directory: cacheDir ?? ".", capacity: diskCapacity), nil)
+            let opened = try DegradedDiskOpening.open(cacheDir ?? ".", capacity: diskCapacity)
+            return (opened.storage ?? MemoryStorage(capacity: 0), opened.note)
         case .tiered:
-            let disk = try DiskStorage(directory: cacheDir ?? ".", capacity: diskCapacity)
-            return (TieredStorage(memory: MemoryStorage(capacity: memoryCapacity), disk: disk), nil)
+            let opened = try DegradedDiskOpening.open(cacheDir ?? ".", capacity: diskCapacity)
+            let memory = MemoryStorage(capacity: memoryCapacity)
+            guard let disk = opened.storage else { return (memory, opened.note.map { $0 + " on disk (memory only)" }) }
+            return (TieredStorage(memory: memory, disk: disk), opened.note.map { "disk tier " + $0 })
         case .redis, .tieredRedis:
             return (try redis.makeStorage(tiered: backend == .tieredRedis, memoryCapacity: memoryCapacity), nil)
         }
