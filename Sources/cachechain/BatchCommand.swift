@@ -48,7 +48,8 @@ struct BatchCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("max-in-flight"),
         help: ArgumentHelp(
-            "The most requests performed at the same time; 0 for no limit.",
+            "The most requests performed at the same time; 0 for no limit. Replies take at most about this × 3 × "
+                + "--max-inline-body of memory (8 × 3 × 8 MiB = 192 MiB by default).",
             valueName: "n"
         )
     )

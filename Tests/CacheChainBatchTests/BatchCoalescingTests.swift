@@ -43,7 +43,8 @@ struct BatchCoalescingTests: BatchSubprocessSuite {
         try await withBatch(checkHello: { hello in
             #expect(config(hello).contains("RequestCoalescing → CachePolicy"), "\(hello)")
         }) { _, _, _ in }
-        try await withBatch(["--no-coalescing"], checkHello: { hello in
+        // 20 concurrent requests: above the default in-flight limit (8), which this test is not about.
+        try await withBatch(["--no-coalescing", "--max-in-flight", "64"], checkHello: { hello in
             #expect(!config(hello).contains("RequestCoalescing"), "\(hello)")
         }) { batch, origin, _ in
             let gate = LoopbackGate()
