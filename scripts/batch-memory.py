@@ -3,10 +3,14 @@
 
     scripts/batch-memory.py slow-reader [--lines 60000] [--stall 15] [-- extra cachechain options]
     scripts/batch-memory.py gzip-bomb [--decoded-mib 600] [-- extra cachechain options]
+    scripts/batch-memory.py large-bodies [--requests 128] [--body-mib 8] [--stall 15] [-- extra cachechain options]
 
 slow-reader: the peer writes every request line at once (all for one cacheable 4 KiB response, so after the
 first they are memory hits), then reads nothing for --stall seconds, then drains stdout.
 gzip-bomb: one request for a response of about 600 KiB of gzip that decodes to --decoded-mib MiB of the letter a.
+large-bodies: --requests requests at once, each for its own uncacheable body of --body-mib MiB (just under the
+8 MiB inline limit by default), with the reader paused for --stall seconds: the batch memory bound,
+about --max-in-flight x 3 x --max-inline-body.
 
 The origin is a Python http.server on 127.0.0.1. RSS is sampled from /proc every 50 ms; the peak is VmHWM.
 Uses .build/debug/cachechain unless CACHECHAIN_BINARY names another build.
@@ -23,8 +27,9 @@ import time
 BINARY = os.environ.get("CACHECHAIN_BINARY", os.path.join(os.path.dirname(__file__), "..", ".build", "debug", "cachechain"))
 
 
-def start_origin(decoded_mib):
+def start_origin(decoded_mib, body_bytes=0):
     small = b"x" * 4096
+    large = b"y" * body_bytes
     bomb = gzip.compress(b"a" * (decoded_mib << 20), compresslevel=9) if decoded_mib else b""
 
     class Handler(http.server.BaseHTTPRequestHandler):
@@ -33,6 +38,8 @@ def start_origin(decoded_mib):
         def do_GET(self):
             if self.path.startswith("/bomb"):
                 body, fields = bomb, [("Content-Encoding", "gzip"), ("Cache-Control", "no-store")]
+            elif self.path.startswith("/large"):
+                body, fields = large, [("Cache-Control", "no-store")]
             else:
                 body, fields = small, [("Cache-Control", "max-age=600")]
             self.send_response(200)
@@ -83,8 +90,10 @@ def main():
     lines = int(options.get("--lines", 60000))
     stall = float(options.get("--stall", 15))
     decoded_mib = int(options.get("--decoded-mib", 600)) if scenario == "gzip-bomb" else 0
+    requests = int(options.get("--requests", 128))
+    body_bytes = int(float(options.get("--body-mib", 7.9)) * 1048576) if scenario == "large-bodies" else 0
 
-    origin, bomb_size = start_origin(decoded_mib)
+    origin, bomb_size = start_origin(decoded_mib, body_bytes)
     base = f"http://127.0.0.1:{origin.server_address[1]}"
     process = subprocess.Popen([BINARY, "batch"] + extra, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     process.stdin.write(b'{"type":"hello","protocol":1}\n')
@@ -109,6 +118,16 @@ def main():
         replies = sum(1 for _ in process.stdout)
         writer.join()
         detail = f"{replies} replies; RSS after the {stall:.0f} s stall {rss_after_stall / 1024:.0f} MiB"
+    elif scenario == "large-bodies":
+        for number in range(requests):
+            process.stdin.write(json.dumps({"type": "request", "id": number, "url": f"{base}/large?n={number}"}).encode() + b"\n")
+        process.stdin.write(b'{"type":"end"}\n')
+        process.stdin.flush()
+        time.sleep(stall)
+        rss_after_stall = rss_kib(process.pid, "VmRSS")
+        process.stdin.close()
+        replies = sum(1 for _ in process.stdout)
+        detail = f"{requests} requests of {body_bytes / 1048576:.1f} MiB, {replies} replies; RSS after the {stall:.0f} s stall {rss_after_stall / 1024:.0f} MiB"
     else:
         process.stdin.write(json.dumps({"type": "request", "id": 1, "url": base + "/bomb"}).encode() + b"\n")
         process.stdin.write(b'{"type":"end"}\n')

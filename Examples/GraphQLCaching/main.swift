@@ -3,6 +3,12 @@
 // Two opt-in rule lists do it: a BodyKeyedCachingRule caches POSTed queries under a digest of their body (not
 // mutations), and a PolicyOverrideRule gives the answers the lifetime the origin does not. Starts a loopback
 // origin on 127.0.0.1 (no network needed) and prints each request's cache status and trace.
+//
+// Users never share an answer: a request's Authorization, Proxy-Authorization and Cookie are part of its body key
+// (as a keyed digest, never in clear), in a private cache and in a shared one alike, so the same query with another
+// session cookie is a miss and the same cookie a hit. A shared cache (CachePolicyConfiguration(mode: .sharedCache))
+// also stores an answer to a request with Authorization only when the origin allows it (public, s-maxage or
+// must-revalidate, RFC 9111 §3.5).
 import CacheChain
 import CacheChainCurl
 import CacheChainLoopback
@@ -25,10 +31,11 @@ let configuration = HTTPCacheClient.Configuration(
 )
 let client = HTTPCacheClient(transport: CurlTransport(), configuration: configuration)
 
-func post(_ label: String, _ json: String) async throws {
+func post(_ label: String, _ json: String, cookie: String = "session=alice") async throws {
     var request = try HTTPRequest(url: origin.url("/graphql"))
     request.method = .post
     request.headerFields[.contentType] = "application/json"
+    request.headerFields[.cookie] = cookie
     let response = try await client.data(for: request, body: HTTPBody(string: json))
     print("\(label): \(response.cacheStatus.rawValue.uppercased()) \(response.head.status.code)")
     for reason in response.trace { print("    · \(reason)") }
@@ -38,6 +45,7 @@ func post(_ label: String, _ json: String) async throws {
 try await post("query { user(id: 1) }", #"{"query":"{ user(id: 1) { name } }"}"#)
 try await post("query { user(id: 1) } again", #"{"query":"{ user(id: 1) { name } }"}"#)
 try await post("query { user(id: 2) }", #"{"query":"{ user(id: 2) { name } }"}"#)
+try await post("query { user(id: 1) } by another user", #"{"query":"{ user(id: 1) { name } }"}"#, cookie: "session=bob")
 try await post("mutation", #"{"query":"mutation { rename(id: 1) }"}"#)
 print("\norigin saw \(origin.requestCount(for: "/graphql")) POSTs")
 try await client.shutdown()

@@ -1,4 +1,5 @@
 internal import CHiredis
+import CacheChainCore
 
 /// A reply from Redis, copied out of hiredis' reply object (which is freed at once).
 enum RedisReply: Sendable, Equatable {
@@ -31,6 +32,20 @@ enum RedisReply: Sendable, Equatable {
         default:
             self = .null
         }
+    }
+
+    /// This reply, unless it is an error reply (`NOAUTH`, `WRONGPASS`, `NOPERM`, `OOM`…), which is thrown: a read
+    /// Redis refused is a storage failure, never "nothing stored".
+    /// - Parameters:
+    ///   - command: The command, for the message (e.g. `HGETALL`).
+    ///   - endpoint: Where Redis is, for the message.
+    /// - Returns: The reply.
+    /// - Throws: `CacheChainError` `storage-failed` naming the command and Redis's error text.
+    func refusingErrors(_ command: String, endpoint: String) throws(CacheChainError) -> RedisReply {
+        guard case .error(let text) = self else { return self }
+        let hint = text.hasPrefix("NOAUTH") || text.hasPrefix("WRONGPASS")
+            ? "; give the password (RedisStorage.Configuration.password, or redis://:password@host in --redis-url)" : ""
+        throw CacheChainError(.storageFailed, "Redis at \(endpoint) refused \(command): \(text)\(hint)")
     }
 
     private static func bytes(_ pointer: UnsafeMutablePointer<CChar>?, _ count: Int) -> [UInt8] {

@@ -63,15 +63,17 @@ public final class RedisStorage: CacheStorage {
     /// Returns every stored variant of a key, most recently stored first.
     /// - Parameter key: The primary key.
     /// - Returns: The variants; damaged ones are removed and left out.
-    /// - Throws: `CacheChainError` (`storage-failed`) when Redis cannot be reached.
+    /// - Throws: `CacheChainError` (`storage-failed`) when Redis cannot be reached or refuses the read (e.g.
+    ///   `NOAUTH`: a password is needed).
     /// - Complexity: One `HGETALL`, plus reading each referenced body.
     public func entries(for key: CacheKey) async throws -> [CacheEntry] {
         let hash = hashKey(key)
         let configuration = self.configuration
         let bodyPrefix = self.bodyPrefix
         let events = self.events
+        let endpoint = "\(configuration.endpoint)"
         return try await pool.withConnection { connection throws(CacheChainError) in
-            let reply = try connection.run([Array("HGETALL".utf8), hash])
+            let reply = try connection.run([Array("HGETALL".utf8), hash]).refusingErrors("HGETALL", endpoint: endpoint)
             guard case .array(let items) = reply else { return [] }
             var found: [CacheEntry] = []
             var index = 0
@@ -147,12 +149,14 @@ public final class RedisStorage: CacheStorage {
 
     /// Removes every variant of a key and their body keys.
     /// - Parameter key: The primary key.
-    /// - Throws: `CacheChainError` (`storage-failed`) when Redis cannot be reached.
+    /// - Throws: `CacheChainError` (`storage-failed`) when Redis cannot be reached or refuses the removal.
     public func remove(_ key: CacheKey) async throws {
         let hash = hashKey(key)
         let bodyPrefix = Array(self.bodyPrefix.utf8)
+        let endpoint = "\(configuration.endpoint)"
         try await pool.withConnection { connection throws(CacheChainError) in
             _ = try connection.run([Array("EVAL".utf8), Array(RedisScripts.remove.utf8), Array("1".utf8), hash, bodyPrefix])
+                .refusingErrors("the removal of an entry", endpoint: endpoint)
         }
     }
 

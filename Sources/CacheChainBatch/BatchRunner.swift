@@ -27,8 +27,10 @@ public struct BatchRunner: Sendable {
     /// The most requests performed at the same time; 0 means no limit.
     public let maximumInFlight: Int
 
-    /// The default of ``maximumInFlight``: 64, as OkHttp's dispatcher.
-    public static let defaultMaximumInFlight = 64
+    /// The default of ``maximumInFlight``: 8, so that replies take at most about 8 × 3 × 8 MiB = 192 MiB with
+    /// the default ``BatchBodyLimit`` (a helper process that test suites start runs in small containers); raise it
+    /// (`--max-in-flight`) for more concurrency, lower `--max-inline-body` to keep the bound.
+    public static let defaultMaximumInFlight = 8
 
     /// Creates a runner.
     /// - Parameters:

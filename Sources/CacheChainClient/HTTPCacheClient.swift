@@ -18,6 +18,17 @@ public import HTTPTypes
 /// ranges, policy overrides and body keys are inputs of the cache policy's one plan per request;
 /// ``init(pipeline:configuration:)`` takes a pipeline you compose yourself.
 ///
+/// ## Request targets
+///
+/// ``send(_:cachePolicy:timeout:values:)`` (which ``data(for:body:cachePolicy:)``, `stream`, the URLSession
+/// and OpenAPI adapters and `cachechain` use) normalises each request's path and query once, as RFC 3986 §6.2.2
+/// says, and sends that target: what is fetched is what is keyed, and policy-override and body-keyed rules
+/// match it too. Percent-encoded unreserved characters are decoded in either case (`%2e`, `%2E` → `.`,
+/// `%7E` → `~`), other percent-encodings get uppercase digits, then `.` and `..` segments are removed, so
+/// `/up/%2e%2e/app.js`, `/up/.%2E/app.js` and `/up/../app.js` are all fetched, keyed and matched as
+/// `/app.js`. Decoding happens once: `/up/%252e%252e/app.js` stays that (its `%25` is a literal `%`). A fragment
+/// is dropped. Redirect hops (`RedirectInterceptor`) are normalised the same way.
+///
 /// The client owns a `RevalidationQueue` for `stale-while-revalidate`; ``withClient(transport:configuration:_:)``
 /// scopes a client and waits for its background work before returning.
 public struct HTTPCacheClient: Sendable {
@@ -131,6 +142,9 @@ public struct HTTPCacheClient: Sendable {
     ///
     /// To use the network without storing the response (Fetch's `no-store`), set the request's
     /// `PipelineRequest.storageLimit` to `StorageLimit.refused`.
+    ///
+    /// The request target is normalised first, once, as RFC 3986 §6.2.2 says (see "Request targets" in ``HTTPCacheClient``):
+    /// the cache key, every rule, the transport and the trace all see the normalised target.
     /// - Parameters:
     ///   - request: The request.
     ///   - cachePolicy: This request's policy; when `nil`, the request's own `PipelineRequest.cachePolicy`, else
@@ -157,6 +171,7 @@ public struct HTTPCacheClient: Sendable {
             )
         }
         var request = request
+        request.head.normalizeTarget()  // the one target the key, every rule, the transport and the trace see
         request.cachePolicy = cachePolicy ?? request.cachePolicy ?? configuration.requestCachePolicy
         request.timeout = timeout ?? request.timeout ?? configuration.timeout
         var context = sharedContext

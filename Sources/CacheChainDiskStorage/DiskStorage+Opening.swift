@@ -25,6 +25,8 @@ extension DiskStorage {
     /// one is refused, so a downgrade never destroys a newer cache.
     static func checkFormat(_ directory: String, events: CacheEventSink) throws(CacheChainError) {
         let path = "\(directory)/\(formatFileName)"
+        // A directory reads as empty (`read` fails with EISDIR): say what it is.
+        if POSIXFile.isDirectory(path) { throw formatFileIsDirectoryError(path) }
         if let bytes = POSIXFile.readWholeFile(path) {
             let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if let older = olderFormats.first(where: { "\($0)" == text }) {
@@ -33,16 +35,9 @@ extension DiskStorage {
                 return
             }
             guard text == "\(formatVersion)" else {
-                throw CacheChainError(
-                    .invalidConfiguration,
-                    "the cache directory \(directory) holds disk format '\(text.prefix(20))'; this build reads format "
-                        + "\(formatVersion): use another directory or delete this one"
-                )
+                throw formatFileError(bytes, path: path, directory: directory, upgradable: false)
             }
             return
-        }
-        if POSIXFile.isDirectory(path) {
-            throw CacheChainError(.invalidConfiguration, "\(path) is a directory, expected the cache's format file")
         }
         try POSIXFile.writeAtomically(Array("\(formatVersion)\n".utf8), to: path)
     }

@@ -23,7 +23,9 @@ extension DiskStorage {
     /// - Parameter directory: The cache directory.
     /// - Throws: `storage-failed` when there is no cache, `invalid-configuration` for another format.
     static func checkFormatForReading(_ directory: String) throws(CacheChainError) {
-        guard let bytes = POSIXFile.readWholeFile("\(directory)/\(formatFileName)") else {
+        let path = "\(directory)/\(formatFileName)"
+        if POSIXFile.isDirectory(path) { throw formatFileIsDirectoryError(path) }
+        guard let bytes = POSIXFile.readWholeFile(path) else {
             throw CacheChainError(
                 .storageFailed,
                 "there is no disk cache in \(directory) (no readable \(formatFileName) file): check the directory"
@@ -31,12 +33,7 @@ extension DiskStorage {
         }
         let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard text == "\(formatVersion)" else {
-            let remedy = olderFormats.contains(where: { "\($0)" == text })
-                ? "open it read-write once to upgrade it (its entries are dropped)" : "use another directory"
-            throw CacheChainError(
-                .invalidConfiguration,
-                "the cache directory \(directory) holds disk format '\(text.prefix(20))'; this build reads format \(formatVersion): \(remedy)"
-            )
+            throw formatFileError(bytes, path: path, directory: directory, upgradable: olderFormats.contains { "\($0)" == text })
         }
     }
 }

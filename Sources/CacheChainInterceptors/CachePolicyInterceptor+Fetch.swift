@@ -21,8 +21,9 @@ extension CachePolicyInterceptor {
     /// what decides the answer besides `Vary` (``CoalescingIdentity``). The first (the leader) makes the exchange;
     /// the others wait for its response and check it against their own request as a cache checks a stored one
     /// (RFC 9111 §4.1): when its `Vary` names a field whose value differs, that request makes its own exchange.
-    /// A leader's error reaches every waiter; a cancelled waiter leaves at once; a cancelled leader does not cancel
-    /// its waiters (one of them leads a new trip). A leader that finds a trip finished since its lookup (the
+    /// A leader's error reaches every waiter; a cancelled waiter leaves at once; a waiter leaves at its own timeout
+    /// (`PipelineRequest.timeout`) with a `timed-out` error, whatever holds the leader (e.g. a `willCacheResponse`
+    /// hook that never answers); a cancelled leader does not cancel its waiters (one of them leads a new trip). A leader that finds a trip finished since its lookup (the
     /// coalescer's epoch moved) looks up again once, since that trip may have stored what it needs.
     func fetch(
         _ inputs: PlanInputs,
@@ -64,7 +65,7 @@ extension CachePolicyInterceptor {
                 context.events.emit(CacheEvent(.coalesced, key: identity.key))
                 let answer: InFlightRequests.Answer
                 do {
-                    answer = try await flights.wait(for: ticket)
+                    answer = try await flights.wait(for: ticket, timeout: request.timeout)
                 } catch is InFlightRequests.LeaderWithdrew {
                     try Task.checkCancellation()
                     continue  // this follower has not called `next` yet: it may lead a new trip

@@ -79,7 +79,9 @@ extension CachePolicyInterceptor {
     }
 
     /// Turns a `POST` or `QUERY` that a body-keyed rule names into the `GET` the cache handles, keyed by a digest of
-    /// its method and body, with the origin's form in the plan (`CachePlan.sentAs`).
+    /// its method and body and a keyed digest of its `Authorization`, `Proxy-Authorization` and `Cookie` fields when
+    /// it has any (`BodyKeyDigest`: an entry is never served to a request with other credentials), with the origin's
+    /// form in the plan (`CachePlan.sentAs`).
     /// - Returns: Whether the request is now body-keyed (otherwise it goes to the origin uncached).
     func applyBodyKey(to inputs: inout PlanInputs, context: InterceptorContext) -> Bool {
         let head = inputs.request.head
@@ -90,14 +92,15 @@ extension CachePolicyInterceptor {
         }
         guard rule.isCacheable?(head, body) ?? true else { return false }
         var key = context.cacheKeyStrategy.key(for: head)
-        let digest = SHA256.hexDigest(Array(head.method.rawValue.utf8) + [0] + body)
+        // The body's digest, and a keyed digest of the credentials it was sent with: never served to other users.
+        let digest = BodyKeyDigest.discriminator(method: head.method, body: body, request: head, secret: context.storage.varyDigestKey(for: key))
         key.method = head.method.rawValue
-        key.discriminator += (key.discriminator.isEmpty ? "" : " ") + "body-sha256=\(digest)"
+        key.discriminator += (key.discriminator.isEmpty ? "" : " ") + digest
         inputs.bodyKey = key
         inputs.sentAs = CachePlan.SentRequest(method: head.method, body: body)
         inputs.request.head.method = .get
         inputs.request.body = nil
-        inputs.trace.append(CacheReason(.bodyKeyed, "rule '\(rule.name)': \(head.method) keyed by its body (sha256 \(digest.prefix(12))…)"))
+        inputs.trace.append(CacheReason(.bodyKeyed, "rule '\(rule.name)': \(head.method) keyed by its body (\(digest.prefix(24))…)"))
         return true
     }
 }

@@ -91,9 +91,43 @@ final class InFlightRequests: Sendable {
         }
     }
 
+    /// Waits for the leader's result, at most `timeout`: a waiter leaves at its own deadline, whatever holds
+    /// the leader (a slow origin, or a `willCacheResponse` hook that never answers), and fails with `timed-out`,
+    /// as its request would if it had gone to the origin itself and heard nothing for that long. The flight and
+    /// the other waiters go on.
+    /// - Parameters:
+    ///   - ticket: The waiter's place in the flight.
+    ///   - timeout: The waiter's own timeout (`PipelineRequest.timeout`, which the client fills in from its
+    ///     configuration); `nil` waits for the leader, however long it takes.
+    /// - Returns: The leader's answer.
+    /// - Throws: The leader's error; `CacheChainError` `timed-out` when `timeout` passed first;
+    ///   `CancellationError` when the waiter is cancelled.
+    func wait(for ticket: Ticket, timeout: Duration?) async throws -> Answer {
+        guard let timeout else { return try await wait(for: ticket) }
+        // Two children: the wait, and a timer that, when it ends first, cancels the wait (which leaves the flight).
+        return try await withThrowingTaskGroup(of: Answer?.self) { group in
+            group.addTask { try await self.wait(for: ticket) }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard case .some(.some(let answer)) = try await group.next() else {
+                throw CacheChainError(
+                    .timedOut,
+                    "no answer within the request's timeout (\(timeout)) while waiting for an identical request in flight "
+                        + "(request coalescing) that has not finished, e.g. one whose willCacheResponse hook has not "
+                        + "answered; raise the timeout, or turn request coalescing off",
+                    cacheKey: ticket.flight.identity.key
+                )
+            }
+            return answer
+        }
+    }
+
     /// Waits for the leader's result. A cancelled waiter leaves at once with `CancellationError`; the flight
     /// and the other waiters go on.
-    func wait(for ticket: Ticket) async throws -> Answer {
+    private func wait(for ticket: Ticket) async throws -> Answer {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: Continuation) in
                 let ready: Result<Answer, any Error>? = state.withLock { state in

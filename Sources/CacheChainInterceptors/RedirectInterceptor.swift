@@ -84,6 +84,7 @@ public struct RedirectInterceptor: ChainBoundInterceptor {
         nextRequest.head.scheme = target.scheme
         nextRequest.head.authority = target.authority
         nextRequest.head.path = target.path
+        nextRequest.head.normalizeTarget()  // as the client's front door does: the hop is fetched as it is keyed
         let status = response.head.status.code
         if status == 303 || ((status == 301 || status == 302) && request.head.method == .post) {
             if nextRequest.head.method != .head { nextRequest.head.method = .get }
@@ -97,7 +98,7 @@ public struct RedirectInterceptor: ChainBoundInterceptor {
         }
         var inner = context
         inner.values[HopsKey.self] = hops
-        let hop = CacheReason(.redirected, "\(status) → \(target.scheme)://\(target.authority)\(target.path)")
+        let hop = CacheReason(.redirected, "\(status) → \(target.scheme)://\(target.authority)\(nextRequest.head.path ?? target.path)")
         response = try await outermost(nextRequest, inner)
         response.trace.insert(hop, at: 0)
         return response

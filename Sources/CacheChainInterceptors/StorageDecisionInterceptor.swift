@@ -162,7 +162,7 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
         let verdict = context.policyEngine.storability(request: request.head, response: response.head)
         guard verdict.isStorable else { return notStored(verdict.reasons) }
         var proposal = CachedResponse(
-            response: context.policyEngine.headForStorage(response.head),
+            response: context.policyEngine.headForStorage(response.head, receivedAt: times.response),
             body: response.body,
             userInfo: response.userInfo,
             storagePolicy: .allowed,

@@ -139,6 +139,23 @@ extension CachePolicyEngine {
         return head
     }
 
+    /// A response head as it should be stored, given a `Date` when it has none: RFC 9110 §6.6.1 has a cache that
+    /// stores a response without `Date` add one, the time it received the response; its age is then counted
+    /// from there, as for any response.
+    ///
+    /// ```swift
+    /// let stored = CachePolicyEngine().headForStorage(HTTPResponse(status: .ok), receivedAt: Date())
+    /// ```
+    /// - Parameters:
+    ///   - response: The origin's response head.
+    ///   - responseTime: When the response was received.
+    /// - Returns: ``headForStorage(_:)``'s head, with `Date` set to `responseTime` when the origin sent none.
+    public func headForStorage(_ response: HTTPResponse, receivedAt responseTime: Date) -> HTTPResponse {
+        var head = headForStorage(response)
+        if head.headerFields[.date] == nil { head.headerFields[.date] = HTTPDate.format(responseTime) }
+        return head
+    }
+
     // MARK: - Helpers
 
     static let hopByHop: Set<String> = [

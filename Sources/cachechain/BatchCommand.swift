@@ -28,8 +28,12 @@ struct BatchCommand: AsyncParsableCommand {
             file in --body-dir (the reply's "body_file"), or the reply is a body-too-large error. stdout \
             carries protocol lines only; logs go to stderr. One cache serves the whole session.
 
-            Exit codes: 0 after end of session; 1 runtime failure (e.g. the cache directory or the key \
-            file cannot be used); 64 invalid options.
+            A cache directory on a full or read-only disk does not stop the session: the cache is opened \
+            read-only (hits are served, misses fetched without storing) or, when it cannot even be read, not at \
+            all; a warning goes to stderr and the hello's config says so.
+
+            Exit codes: 0 after end of session; 1 runtime failure (e.g. the cache directory cannot be created \
+            or the key file cannot be used); 64 invalid options.
 
             Example:
               printf '%s\\n' '{"type":"hello","protocol":1}' \\
@@ -44,7 +48,8 @@ struct BatchCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("max-in-flight"),
         help: ArgumentHelp(
-            "The most requests performed at the same time; 0 for no limit.",
+            "The most requests performed at the same time; 0 for no limit. Replies take at most about this × 3 × "
+                + "--max-inline-body of memory (8 × 3 × 8 MiB = 192 MiB by default).",
             valueName: "n"
         )
     )
@@ -78,23 +83,27 @@ struct BatchCommand: AsyncParsableCommand {
         }
     }
 
-    /// The hello's `config`: the pipeline, the in-flight limit and where large bodies go, for people.
-    var sessionDescription: String {
+    /// The hello's `config`: the pipeline (as ``PipelineOptions/pipelineDescription(of:storageNote:)`` describes
+    /// it), the in-flight limit and where large bodies go, for people.
+    /// - Parameter pipelineDescription: The pipeline's description.
+    /// - Returns: The description.
+    func sessionDescription(pipelineDescription: String) -> String {
         let limit = maximumInFlight == 0 ? "no limit on requests in flight" : "at most \(maximumInFlight) requests in flight"
         let bodies = "bodies over \(maximumInlineBody) bytes " + (bodyDirectory.map { "written to files in \($0)" } ?? "refused (body-too-large)")
-        return "\(pipeline.pipelineDescription); \(bodies); \(limit)"
+        return "\(pipelineDescription); \(bodies); \(limit)"
     }
 
     func run() async throws {
         let logger = pipeline.makeLogger()
         let client: HTTPCacheClient
+        let description: String
         do {
-            client = try pipeline.makeClient(logger: logger)
+            (client, description) = try pipeline.makeClient(logger: logger)
         } catch {
             throw ToolExitCode.failing("Error: cannot open the cache: \(error)")
         }
         signal(SIGPIPE, SIG_IGN)  // a reader that goes away makes writes fail with EPIPE, not kill us
-        let hello = BatchHello(version: CacheChainCommand.version, config: sessionDescription)
+        let hello = BatchHello(version: CacheChainCommand.version, config: sessionDescription(pipelineDescription: description))
         logger.info("batch session started", metadata: ["config": "\(hello.config)"])
         let output = FileDescriptorOutput()
         let executor = BatchExecutor(client: client, bodyLimit: BatchBodyLimit(maximumInlineSize: maximumInlineBody, fileDirectory: bodyDirectory))

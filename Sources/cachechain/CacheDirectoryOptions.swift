@@ -40,10 +40,15 @@ struct CacheDirectoryOptions: ParsableArguments {
         if encryptHTTPS, let keyFile { try encryptedTier.validate(keyFile: keyFile, createKey: createKey) }
     }
 
-    /// Fails a command that only reads (`stats`, `ls`, `explain`) when it cannot run, so that it fails before
-    /// creating anything: no cache in the directory, or no encrypted tier for `--encrypt-https`.
+    /// Fails a command that only reads or removes (`stats`, `ls`, `explain`, `purge`) when it cannot run, so that
+    /// it fails before creating anything: no such directory, no cache in it, or no encrypted tier for
+    /// `--encrypt-https`.
     /// - Throws: `ToolExitCode.failure` (exit 1), after printing why on stderr.
     func requireCache() throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ToolExitCode.failing("Error: there is no cache in \(directory): the directory does not exist; check --cache-dir")
+        }
         guard FileManager.default.fileExists(atPath: directory + "/cachechain-format") else {
             throw ToolExitCode.failing("Error: there is no cache in \(directory) (nothing has been stored there): check --cache-dir")
         }

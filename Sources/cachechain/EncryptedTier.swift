@@ -24,10 +24,31 @@ struct EncryptedTier {
     var exists: Bool { FileManager.default.fileExists(atPath: directory + "/cachechain-format") }
 
     /// The recorded key ID, when there is one.
-    var recordedKeyID: String? {
+    /// - Throws: `CacheChainError` (`invalid-configuration`) when the record is damaged (not a visible-ASCII ID,
+    ///   e.g. after a flipped bit) or is a directory, naming the file and how to recover, its bytes escaped.
+    func recordedKeyID() throws -> String? {
+        if (try? FileManager.default.attributesOfItem(atPath: keyIDPath)[.type] as? FileAttributeType) == .typeDirectory {
+            throw CacheChainError(
+                .invalidConfiguration,
+                "\(keyIDPath) is a directory, where the ID of the encrypted tier's key should be recorded: remove it, and "
+                    + "the next get or batch with the tier's --key-file records the ID again"
+            )
+        }
         guard let data = FileManager.default.contents(atPath: keyIDPath) else { return nil }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return text.isEmpty ? nil : text
+        let bytes = Array(data)
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        let trimmed = Array(bytes.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+        if trimmed.isEmpty { return nil }
+        guard PrintableText.isVisibleASCII(trimmed) else {
+            throw CacheChainError(
+                .invalidConfiguration,
+                "\(keyIDPath) is damaged: it holds '\(PrintableText.escaped(trimmed))' where the ID of the encrypted tier's "
+                    + "key should be. If your --key-file holds the key this cache was sealed with, delete \(keyIDPath): the next "
+                    + "get or batch records its ID again (entries sealed with another key are then misses); otherwise remove "
+                    + "\(directory) to start the encrypted tier over"
+            )
+        }
+        return String(decoding: trimmed, as: UTF8.self)
     }
 
     /// Refuses, before anything is opened, an invocation that would store HTTPS responses in clear in a
@@ -56,7 +77,7 @@ struct EncryptedTier {
                     + "--create-key to start a new key (mode 0600)"
             )
         }
-        if let recorded = recordedKeyID {
+        if let recorded = try recordedKeyID() {
             throw ValidationError(
                 "--create-key: \(directory) is sealed with key ID \(recorded), which a new key cannot open. Give the "
                     + "key file that holds key \(recorded), or use another cache directory"
@@ -75,13 +96,14 @@ struct EncryptedTier {
     ///   no key with the tier's recorded ID (the message names that ID).
     func openKeys(keyFile: String, createKey: Bool, records: Bool) throws -> KeyFileProvider {
         let keys = try KeyFileProvider(path: keyFile, createIfMissing: createKey)
-        let recorded = recordedKeyID
+        let recorded = try recordedKeyID()
         if let recorded, keys.key(withID: recorded) == nil {
             let held = keys.availableKeys.map(\.id).joined(separator: ", ")
             throw CacheChainError(
                 .invalidConfiguration,
-                "the encrypted cache in \(directory) is sealed with key ID \(recorded), but \(keyFile) holds key ID "
-                    + "\(held): give the key file that holds key \(recorded) (or remove \(directory) to start over)"
+                "the encrypted cache in \(directory) is sealed with key ID \(recorded) (recorded in \(keyIDPath)), but "
+                    + "\(keyFile) holds key ID \(held): give the key file that holds key \(recorded) (or remove \(directory) to "
+                    + "start over; if you are sure \(keyFile) is this cache's key and the record is damaged, delete \(keyIDPath))"
             )
         }
         if records, let current = keys.currentKey, current.id != recorded {

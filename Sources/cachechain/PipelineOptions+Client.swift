@@ -18,20 +18,25 @@ extension PipelineOptions {
         return logger
     }
 
-    /// The storage backend of `--backend`.
-    /// - Throws: `CacheChainError` when the cache directory cannot be opened.
-    func makeStorage() throws -> any CacheStorage {
+    /// The storage backend of `--backend`, and what a directory that cannot be written gave up (see
+    /// ``DegradedDiskOpening``): read-only or no cache, with a warning on stderr.
+    /// - Throws: `CacheChainError` when the cache cannot be opened even in a degraded way (Redis misconfigured,
+    ///   a directory of another format).
+    func makeStorage() throws -> (storage: any CacheStorage, note: String?) {
         switch backend {
         case .memory:
-            return MemoryStorage(capacity: memoryCapacity)
+            return (MemoryStorage(capacity: memoryCapacity), nil)
         case .disk, .encrypted:
             // With `encrypted`, HTTPS responses are sealed into `<dir>/encrypted`; the routing is added by `makeClient`.
-            return try DiskStorage(directory: cacheDir ?? ".", capacity: diskCapacity)
+            let opened = try DegradedDiskOpening.open(cacheDir ?? ".", capacity: diskCapacity)
+            return (opened.storage ?? MemoryStorage(capacity: 0), opened.note)
         case .tiered:
-            let disk = try DiskStorage(directory: cacheDir ?? ".", capacity: diskCapacity)
-            return TieredStorage(memory: MemoryStorage(capacity: memoryCapacity), disk: disk)
+            let opened = try DegradedDiskOpening.open(cacheDir ?? ".", capacity: diskCapacity)
+            let memory = MemoryStorage(capacity: memoryCapacity)
+            guard let disk = opened.storage else { return (memory, opened.note.map { $0 + " on disk (memory only)" }) }
+            return (TieredStorage(memory: memory, disk: disk), opened.note.map { "disk tier " + $0 })
         case .redis, .tieredRedis:
-            return try redis.makeStorage(tiered: backend == .tieredRedis, memoryCapacity: memoryCapacity)
+            return (try redis.makeStorage(tiered: backend == .tieredRedis, memoryCapacity: memoryCapacity), nil)
         }
     }
 
@@ -60,14 +65,15 @@ extension PipelineOptions {
     }
 
     /// A client over the selected backend and the libcurl transport (with the TLS trust of `--cacert` and
-    /// `--capath`), with `RedirectInterceptor` outermost.
+    /// `--capath`), with `RedirectInterceptor` outermost, and its description for the hello.
     /// - Parameter logger: The client's logger.
-    /// - Returns: The client.
+    /// - Returns: The client and ``pipelineDescription(of:storageNote:)``.
     /// - Throws: What ``makeStorage()`` throws.
-    func makeClient(logger: Logger) throws -> HTTPCacheClient {
+    func makeClient(logger: Logger) throws -> (client: HTTPCacheClient, description: String) {
         let encrypted = try makeEncryptedStorage()  // the key is checked before any storage is opened
+        let (storage, note) = try makeStorage()
         var configuration = HTTPCacheClient.Configuration(
-            storage: try makeStorage(),
+            storage: storage,
             policy: CachePolicyConfiguration(mode: shared ? .sharedCache : .privateCache),
             logger: logger,
             outerInterceptors: [RedirectInterceptor()],
@@ -75,11 +81,31 @@ extension PipelineOptions {
         )
         if let encrypted { configuration.encryptHTTPS(with: encrypted) }
         let transport = CurlTransport(configuration: .init(caFile: caFile, caDirectory: effectiveCADirectory))
-        return HTTPCacheClient(transport: transport, configuration: configuration)
+        let client = HTTPCacheClient(transport: transport, configuration: configuration)
+        return (client, pipelineDescription(of: client, storageNote: note))
     }
 
-    /// A one-line, human-readable description of the pipeline: mode, backend, capacities, chain, TLS trust.
-    var pipelineDescription: String {
+    /// The chain a client really runs, outermost first and ending with the transport, e.g.
+    /// `Redirect → RangeRequest → RequestCoalescing → CachePolicy → Revalidation → StorageDecision → libcurl`: each
+    /// interceptor's type name without its `Interceptor` suffix.
+    /// - Parameter client: The client.
+    /// - Returns: The chain.
+    static func chainDescription(of client: HTTPCacheClient) -> String {
+        let names = client.pipeline.interceptors.map { interceptor in
+            if let policy = interceptor as? CachePolicyInterceptor { return policy.description }  // with its plan's inputs
+            let name = String(describing: type(of: interceptor))
+            return name.hasSuffix("Interceptor") && name != "Interceptor" ? String(name.dropLast("Interceptor".count)) : name
+        }
+        return (names + ["libcurl"]).joined(separator: " → ")
+    }
+
+    /// A one-line, human-readable description of the pipeline: mode, backend (and what a directory that cannot
+    /// be written gave up), capacities, the client's real chain, TLS trust.
+    /// - Parameters:
+    ///   - client: The client whose chain is described.
+    ///   - storageNote: What the storage gave up (a directory opened read-only…), if anything.
+    /// - Returns: The description.
+    func pipelineDescription(of client: HTTPCacheClient, storageNote: String?) -> String {
         let mode = shared ? "shared cache" : "private cache"
         let storage: String =
             switch backend {
@@ -111,9 +137,7 @@ extension PipelineOptions {
             case (nil, let directory?): "CA directory \(directory)"
             case (let file?, let directory?): "\(file) and CA directory \(directory)"
             }
-        let encryption = backend == .encrypted ? "HTTPSEncryption → " : ""
-        let coalescing = self.coalescing ? "RequestCoalescing → " : ""
-        let chain = "Redirect → \(encryption)\(coalescing)CachePolicy → Revalidation → StorageDecision → libcurl"
-        return "\(mode); \(storage), \(largest); chain: \(chain); TLS trust: \(trust)"
+        let degraded = storageNote.map { " (\($0))" } ?? ""
+        return "\(mode); \(storage)\(degraded), \(largest); chain: \(Self.chainDescription(of: client)); TLS trust: \(trust)"
     }
 }

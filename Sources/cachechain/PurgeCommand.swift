@@ -12,8 +12,10 @@ struct PurgeCommand: AsyncParsableCommand {
             entries were removed. --expired removes every stale response (its freshness lifetime has passed); \
             --stale-older-than keeps those stale for less than DURATION, which may still be revalidated cheaply.
 
-            Exit codes: 0 success; 1 the cache directory cannot be opened or the removal failed; 64 invalid \
-            usage (no selector, or more than one).
+            Exit codes: 0 success; 1 there is no cache in the directory (nothing is created: check \
+            --cache-dir), the cache cannot be opened, or the removal failed; 64 invalid usage (no selector, or \
+            more than one). --all works on a full disk: when the cache cannot be opened for lack of space, its \
+            files are deleted directly.
 
             Example:
               cachechain purge --prefix https://api.example.com/v1/
@@ -65,8 +67,18 @@ struct PurgeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try cache.requireCache()  // a mistyped --cache-dir is an error, not a new empty cache
+        let configuration: HTTPCacheClient.Configuration
         do {
-            let client = HTTPCacheClient(transport: NoNetworkTransport(), configuration: try cache.makeConfiguration())
+            configuration = try cache.makeConfiguration()
+        } catch let error as CacheChainError where all && error.code == .storageFailed && DiskStorage.isFullOrReadOnly(error) {
+            try removeAllWithoutOpening(because: error)
+            return
+        } catch {
+            throw ToolExitCode.failing("Error: purge failed in \(cache.directory): \(error)")
+        }
+        do {
+            let client = HTTPCacheClient(transport: NoNetworkTransport(), configuration: configuration)
             let before = await client.configuration.storage.usage().entryCount
             printError("purging \(cache.directory) (\(before) entries)…")
             var expiredCount: Int?
@@ -90,6 +102,29 @@ struct PurgeCommand: AsyncParsableCommand {
         } catch {
             throw ToolExitCode.failing("Error: purge failed in \(cache.directory): \(error)")
         }
+        if cache.hasUnreadEncryptedTier {
+            printError("note: \(cache.directory)/encrypted (encrypted HTTPS entries) was not purged; add --encrypt-https --key-file")
+        }
+    }
+
+    /// `--all` when the cache cannot be opened (a disk filled by someone else leaves SQLite no room to open its
+    /// log): deletes the entry files and the index directly (`DiskStorage.removeAllWithoutOpening`), which
+    /// frees their space.
+    private func removeAllWithoutOpening(because error: CacheChainError) throws {
+        printError("warning: cannot open the cache in \(cache.directory) (\(error.message)); removing its files directly")
+        var directories = [cache.directory]
+        if cache.encryptHTTPS { directories.append(cache.encryptedTier.directory) }
+        var removed = 0
+        for directory in directories {
+            do {
+                removed += try DiskStorage.removeAllWithoutOpening(directory: directory)
+            } catch {
+                throw ToolExitCode.failing("Error: purge failed in \(directory): \(error)")
+            }
+        }
+        // With their space back, an empty index can usually be created now, for the commands that only read.
+        for directory in directories { _ = try? DiskStorage(directory: directory, capacity: cache.shared.diskCapacity) }
+        print("removed every entry (\(removed) entry file\(removed == 1 ? "" : "s") and the index); 0 left")
         if cache.hasUnreadEncryptedTier {
             printError("note: \(cache.directory)/encrypted (encrypted HTTPS entries) was not purged; add --encrypt-https --key-file")
         }

@@ -102,13 +102,13 @@ struct BatchInFlightLimitTests {
         #expect(lines.count == 7)
     }
 
-    @Test("the runner's limit defaults to 64 and negative limits read as none")
+    @Test("the runner's limit defaults to 8 and negative limits read as none")
     func defaults() {
         let client = HTTPCacheClient(transport: HeldTransport())
         let executor = BatchExecutor(client: client)
         let logger = Logger(label: "test")
-        #expect(BatchRunner(executor: executor, hello: hello, logger: logger).maximumInFlight == 64)
-        #expect(BatchRunner.defaultMaximumInFlight == 64)
+        #expect(BatchRunner(executor: executor, hello: hello, logger: logger).maximumInFlight == 8)
+        #expect(BatchRunner.defaultMaximumInFlight == 8)
         #expect(BatchRunner(executor: executor, hello: hello, logger: logger, maximumInFlight: -3).maximumInFlight == 0)
     }
 }

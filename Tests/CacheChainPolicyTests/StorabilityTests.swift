@@ -1,4 +1,5 @@
 import CacheChainPolicy
+import Foundation
 import HTTPTypes
 import Testing
 
@@ -74,5 +75,15 @@ struct StorabilityTests {
         ])
         let kept = CachePolicyEngine().headForStorage(head).headerFields.map(\.name.canonicalName)
         #expect(kept == ["etag", "cache-control"])
+    }
+
+    @Test("headForStorage(_:receivedAt:) adds Date = the response time when it is missing, keeps the origin's (RFC 9110 §6.6.1)")
+    func dateAddedWhenMissing() {
+        let received = Date(timeIntervalSince1970: 1_700_000_000)
+        let engine = CachePolicyEngine()
+        let withoutDate = engine.headForStorage(response(200, [("Cache-Control", "max-age=1")]), receivedAt: received)
+        #expect(withoutDate.headerFields[.date] == "Tue, 14 Nov 2023 22:13:20 GMT")
+        let withDate = engine.headForStorage(response(200, [("Date", "Mon, 13 Nov 2023 00:00:00 GMT")]), receivedAt: received)
+        #expect(withDate.headerFields[.date] == "Mon, 13 Nov 2023 00:00:00 GMT")
     }
 }

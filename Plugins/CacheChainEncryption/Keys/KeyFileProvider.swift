@@ -17,7 +17,8 @@ import Darwin
 ///   `createIfMissing` is `false`: then it is an error, so that a mistyped path never silently starts a
 ///   new key (and a cache nobody can read later).
 /// - An existing file that group or others can access (e.g. mode 0644) is refused with a
-///   `CacheChainError.Code.invalidConfiguration` error that names the file and the fix (`chmod 600`).
+///   `CacheChainError.Code.invalidConfiguration` error that names the file and the fix (`chmod 600`); so is a
+///   file owned by another user than the process's effective user, even when that is root (as ssh does).
 /// - ``rotate()`` adds a new random current key; ``destroyKey(withID:)`` removes one (crypto-shredding).
 ///   Both rewrite the file atomically (write a temporary file with mode 0600, then rename).
 public final class KeyFileProvider: KeyProvider {
@@ -31,7 +32,7 @@ public final class KeyFileProvider: KeyProvider {
     ///   - createIfMissing: Whether a missing file is created with a new random key (the default) or is an
     ///     error.
     /// - Throws: `CacheChainError.Code.invalidConfiguration` when the file is accessible by group or
-    ///   others, is not a regular file, cannot be read or created, holds no valid key, or is missing and
+    ///   others, is owned by another user, is not a regular file, cannot be read or created, holds no valid key, or is missing and
     ///   `createIfMissing` is `false`.
     public init(path: String, createIfMissing: Bool = true) throws(CacheChainError) {
         self.path = path
@@ -53,6 +54,15 @@ public final class KeyFileProvider: KeyProvider {
                 path,
                 "is accessible by group or others (mode \(String(mode, radix: 8, uppercase: false).leftPadded(to: 4))); "
                     + "a key file must be readable by its owner only: run `chmod 600 \(path)`"
+            )
+        }
+        // As ssh refuses another user's private key, even for root: whoever owns the file can replace the keys.
+        guard info.st_uid == geteuid() else {
+            throw Self.failure(
+                path,
+                "is owned by user \(info.st_uid), not by the user running the cache (\(geteuid())); a key file must belong "
+                    + "to that user, even for root (another owner can read or replace the keys): if the file is yours, run "
+                    + "`chown \(geteuid()) \(path)`"
             )
         }
         ring = LockedValue(try Self.read(path))
