@@ -115,7 +115,7 @@ extension DiskStorage {
         }
     }
 
-    /// The byte limit as ``StorageUsage/diskCapacity``, without a hop to the storage's thread or a query.
+    /// The byte limit as `StorageUsage.diskCapacity`, without a hop to the storage's thread or a query.
     public var capacities: StorageUsage {
         StorageUsage(diskCapacity: capacity)
     }

@@ -183,7 +183,7 @@ public final class MemoryStorage: CacheStorage {
         totals.withLock { StorageUsage(memoryBytes: $0.cost, memoryCapacity: $0.capacity, entryCount: $0.count) }
     }
 
-    /// The byte limit as ``StorageUsage/memoryCapacity``, read without touching the entries.
+    /// The byte limit as `StorageUsage.memoryCapacity`, read without touching the entries.
     public var capacities: StorageUsage {
         StorageUsage(memoryCapacity: capacity)
     }
