@@ -39,11 +39,12 @@ if isSelected("paired") {
     let plan: PairedPlan = quick ? .quick : .full
     let started = ContinuousClock.now
     // BENCH_PAIRED=disk (or network, streaming, memory, a comma-separated list) runs only those groups of rows.
-    let groups = Set((ProcessInfo.processInfo.environment["BENCH_PAIRED"] ?? "network,streaming,memory,disk").split(separator: ",").map(String.init))
+    let groups = Set((ProcessInfo.processInfo.environment["BENCH_PAIRED"] ?? "network,streaming,memory,disk,urlsession").split(separator: ",").map(String.init))
     if groups.contains("network") { try await runPairedNetworkRows(plan: plan) }
     if groups.contains("streaming") { try await runPairedStreamingRows(plan: plan) }
     if groups.contains("memory") { try await runPairedMemoryRows(plan: plan) }
     if groups.contains("disk") { try await runPairedDiskRows(plan: plan) }
+    if groups.contains("urlsession") { try await runPairedURLSessionRows(plan: plan) }
     // `loops` (loopCount 2 vs 1) is not in the default run; BENCH_PAIRED=loops runs it.
     if groups.contains("loops") { try await runPairedLoopCountRows(plan: plan) }
     printPairedSummary()

@@ -77,14 +77,15 @@ public final class CacheChainURLProtocol: URLProtocol {
         (a.httpMethod ?? "GET") == (b.httpMethod ?? "GET") && a.url == b.url
     }
 
-    /// Starts loading: sends the task's request through the client's pipeline in a Swift task and hands the
-    /// outcome to the protocol's client on the task's work queue.
+    /// Starts loading: sends the task's request through the client's pipeline in a Swift task that runs on the
+    /// task's work queue, and hands the outcome to the protocol's client there.
     public override func startLoading() {
         let surroundings = task.map { TaskSurroundings(of: $0) }
         if let task, !(task is URLSessionDataTask) {
             return forwardToFoundation(task)
         }
-        let channel = ClientChannel(self, queue: surroundings?.workQueue ?? DispatchQueue(label: "cachechain.foundation.protocol"))
+        let executor = WorkQueueExecutor(surroundings?.workQueue ?? DispatchQueue(label: "cachechain.foundation.protocol"))
+        let channel = ClientChannel(self, queue: executor.queue)
         self.channel = channel
         let session = surroundings?.session
         let binding = SessionBinding(session: session)
@@ -101,7 +102,9 @@ public final class CacheChainURLProtocol: URLProtocol {
         } catch {
             return channel.deliver(.failed(URLError.from(error, url: request.url)))
         }
-        loading = Task { channel.deliver(await load.run()) }
+        // The loading runs on the task's work queue (see WorkQueueExecutor): it starts right after this method
+        // returns, on this thread, and hands its outcome to the client there, without another hop.
+        loading = Task(executorPreference: executor) { channel.deliverOnQueue(await load.run()) }
     }
 
     /// Stops loading (the task was cancelled or suspended): cancels the pipeline call, whose transfer libcurl

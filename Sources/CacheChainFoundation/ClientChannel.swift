@@ -37,26 +37,33 @@ final class ClientChannel: @unchecked Sendable {  // invariant: `URLProtocol` (n
     /// spool or entry file off Swift's cooperative pool.
     /// - Parameter outcome: The outcome.
     func deliver(_ outcome: TaskOutcome) {
-        queue.async {
-            guard let urlProtocol = self.target.withLock({ target in defer { target = nil }; return target }),
-                let client = urlProtocol.client
-            else { return }
-            switch outcome {
-            case .loaded(let response, let body):
-                let data: Data
-                do {
-                    data = Data(try body.collect())
-                } catch {
-                    client.urlProtocol(urlProtocol, didFailWithError: URLError.from(error, url: response.url))
-                    return
-                }
-                // CacheChain stores; `.notAllowed` keeps FoundationNetworking from holding a second copy of the data.
-                client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
-                if !data.isEmpty { client.urlProtocol(urlProtocol, didLoad: data) }
-                client.urlProtocolDidFinishLoading(urlProtocol)
-            case .failed(let error):
-                client.urlProtocol(urlProtocol, didFailWithError: error)
+        queue.async { self.deliverOnQueue(outcome) }
+    }
+
+    /// Hands the outcome to the client at once. The caller runs on the work queue: a task whose executor is the
+    /// queue's ``WorkQueueExecutor``, or ``deliver(_:)``'s block.
+    /// - Parameter outcome: The outcome.
+    func deliverOnQueue(_ outcome: TaskOutcome) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard let urlProtocol = target.withLock({ target in defer { target = nil }; return target }),
+            let client = urlProtocol.client
+        else { return }
+        switch outcome {
+        case .loaded(let response, let body):
+            let data: Data
+            do {
+                data = Data(try body.collect())
+            } catch {
+                client.urlProtocol(urlProtocol, didFailWithError: URLError.from(error, url: response.url))
+                return
             }
+            // CacheChain stores; `.notAllowed` keeps FoundationNetworking from holding a second copy of the data.
+            client.urlProtocol(urlProtocol, didReceive: response, cacheStoragePolicy: .notAllowed)
+            if !data.isEmpty { client.urlProtocol(urlProtocol, didLoad: data) }
+            client.urlProtocolDidFinishLoading(urlProtocol)
+        case .failed(let error):
+            client.urlProtocol(urlProtocol, didFailWithError: error)
         }
     }
+
 }
