@@ -36,4 +36,21 @@ struct URLSessionLoadingExecutorTests {
                     "each loading ran with the work queue's executor as its task executor")
         }
     }
+
+    @Test("a task's session, queue and body are read from the remembered positions, without listing every property of each task")
+    func noFullReflectionPerTask() async throws {
+        try await withLoopbackSession { net in
+            net.origin.route("/doc", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "the doc"))
+            net.origin.route("/echo") { request in LoopbackRoute(body: "got \(request.body.count) bytes") }
+            _ = try await net.fetch("/doc")
+            let listingsBefore = URLSessionBridgeCounters.fullTaskListings
+            for _ in 0..<5 {
+                let body = try await net.fetch("/doc").body
+                #expect(body == "the doc")
+            }
+            let (data, _) = try await net.session.upload(for: net.request("/echo", method: "POST"), from: Data("a body".utf8))
+            #expect(String(decoding: data, as: UTF8.self) == "got 6 bytes", "the upload task's body was found")
+            #expect(URLSessionBridgeCounters.fullTaskListings == listingsBefore)
+        }
+    }
 }
