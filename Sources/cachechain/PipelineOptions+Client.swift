@@ -74,7 +74,10 @@ extension PipelineOptions {
         let (storage, note) = try makeStorage()
         var configuration = HTTPCacheClient.Configuration(
             storage: storage,
-            policy: CachePolicyConfiguration(mode: shared ? .sharedCache : .privateCache),
+            policy: CachePolicyConfiguration(
+                mode: shared ? .sharedCache : .privateCache,
+                servesStaleWhenOriginUnreachable: staleWhenUnreachable
+            ),
             logger: logger,
             outerInterceptors: [RedirectInterceptor()],
             isRequestCoalescingEnabled: coalescing
