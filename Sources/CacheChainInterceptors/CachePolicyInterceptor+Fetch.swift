@@ -152,7 +152,8 @@ extension CachePolicyInterceptor {
     }
 
     /// The stored response served when the origin could not be reached at all (RFC 9111 §4.2.4): only for an error
-    /// the transport marks `CacheChainError.isOriginUnreachable`, under a policy that may use stored responses, and
+    /// the transport marks `CacheChainError.isOriginUnreachable`, under a policy that may use stored responses the
+    /// origin did not confirm (not `reloadIgnoring…` nor `reloadRevalidatingCacheData`), and
     /// when the policy engine allows it (`CachePolicyEngine.canServeStaleWhenOriginUnreachable(_:request:)`).
     private func allowsStaleWhenUnreachable(
         _ entry: CacheEntry,
@@ -162,7 +163,8 @@ extension CachePolicyInterceptor {
     ) -> Bool {
         guard (error as? CacheChainError)?.isOriginUnreachable == true else { return false }
         switch request.effectiveCachePolicy {
-        case .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData: return false
+        // These policies use stored data only when the origin confirms it, or not at all.
+        case .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData, .reloadRevalidatingCacheData: return false
         default: return context.policyEngine.canServeStaleWhenOriginUnreachable(entry.exchange, request: request.head)
         }
     }

@@ -18,7 +18,8 @@ public struct CachePolicyConfiguration: Sendable, Hashable {
     ///
     /// Never for a response that forbids it (`must-revalidate`, `no-cache`, and in a shared cache
     /// `proxy-revalidate` and `s-maxage`), nor for a request that says `no-cache` (or `Pragma: no-cache`) or
-    /// runs under a `reloadIgnoring…` policy. The response is served with status `offline`, the trace code
+    /// runs under a `reloadIgnoring…` policy or `reloadRevalidatingCacheData` (stored data only if the origin
+    /// confirms it). The response is served with status `offline`, the trace code
     /// `origin-unreachable`, and `Cache-Status: …; fwd=stale; ttl=-N; detail=origin-unreachable`.
     ///
     /// Unless set, it follows ``mode``: **on in a private cache**, where the one user is better served by the

@@ -38,10 +38,10 @@ struct StaleWhenUnreachableEndToEndTests {
             )
         }
 
-        func get(_ path: String, _ fields: [(HTTPField.Name, String)] = []) async throws -> PipelineResponse {
+        func get(_ path: String, _ fields: [(HTTPField.Name, String)] = [], policy: RequestCachePolicy? = nil) async throws -> PipelineResponse {
             var request = try HTTPRequest(url: origin.url(path))
             for (name, value) in fields { request.headerFields.append(HTTPField(name: name, value: value)) }
-            return try await client.data(for: request)
+            return try await client.data(for: request, cachePolicy: policy)
         }
 
         /// Stores `path` with `cacheControl`, ages it an hour, then makes the origin fail for it.
@@ -134,12 +134,15 @@ struct StaleWhenUnreachableEndToEndTests {
         try await net.stop()
     }
 
-    @Test("never for a request that says no-cache, nor with the switch off")
+    @Test("never for a request that says no-cache or needs the origin's confirmation, nor with the switch off")
     func requestNoCacheAndSwitchOff() async throws {
         var net = try await Setup(policy: CachePolicyConfiguration(mode: .privateCache))
         try await net.storeThenFail("/n", cacheControl: "max-age=60", .dropped)
         await #expect(throws: CacheChainError.self) { try await net.get("/n", [(.cacheControl, "no-cache")]) }
         await #expect(throws: CacheChainError.self) { try await net.get("/n", [(.pragma, "no-cache")]) }
+        for policy in [RequestCachePolicy.reloadRevalidatingCacheData, .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData] {
+            await #expect(throws: CacheChainError.self, "\(policy)") { try await net.get("/n", policy: policy) }
+        }
         try await net.stop()
 
         var off = try await Setup(policy: CachePolicyConfiguration(mode: .privateCache, servesStaleWhenOriginUnreachable: false))
