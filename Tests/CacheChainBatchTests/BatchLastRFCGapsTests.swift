@@ -17,6 +17,12 @@ struct BatchLastRFCGapsTests: BatchSubprocessSuite {
         }
     }
 
+    /// The hello's `config` text.
+    func config(_ hello: JSONValue) -> String {
+        guard case .string(let text)? = hello["config"] else { return "" }
+        return text
+    }
+
     /// Stores an already stale response (`max-age=0`, no validator), then makes the origin close the connection
     /// without answering, and asks again.
     func staleThenDropped(_ batch: BatchProcess, _ origin: LoopbackOrigin) async throws -> JSONValue {
@@ -29,7 +35,8 @@ struct BatchLastRFCGapsTests: BatchSubprocessSuite {
 
     @Test("a private cache answers a dropped connection with the stale copy: cache_status offline, trace origin-unreachable")
     func privateServesStale() async throws {
-        try await withBatch { batch, origin, _ in
+        let says = "private cache, stale when the origin is unreachable;"
+        try await withBatch(checkHello: { hello in #expect(config(hello).hasPrefix(says), "\(hello)") }) { batch, origin, _ in
             let reply = try await staleThenDropped(batch, origin)
             #expect(reply["cache_status"] == .string("offline"), "\(reply)")
             #expect(reply["body"] == .string("saved"))
@@ -39,7 +46,7 @@ struct BatchLastRFCGapsTests: BatchSubprocessSuite {
 
     @Test("--shared answers it with the transport's error; --shared --stale-when-unreachable with the stale copy")
     func sharedIsOffUnlessAsked() async throws {
-        try await withBatch(["--shared"]) { batch, origin, _ in
+        try await withBatch(["--shared"], checkHello: { hello in #expect(config(hello).hasPrefix("shared cache;"), "\(hello)") }) { batch, origin, _ in
             let reply = try await staleThenDropped(batch, origin)
             guard case .string(let error)? = reply["error"] else {
                 Issue.record("expected an error reply: \(reply)")
@@ -47,7 +54,8 @@ struct BatchLastRFCGapsTests: BatchSubprocessSuite {
             }
             #expect(error.hasPrefix("transport-failed:"), "\(error)")
         }
-        try await withBatch(["--shared", "--stale-when-unreachable"]) { batch, origin, _ in
+        let says = "shared cache, stale when the origin is unreachable;"
+        try await withBatch(["--shared", "--stale-when-unreachable"], checkHello: { hello in #expect(config(hello).hasPrefix(says), "\(hello)") }) { batch, origin, _ in
             let reply = try await staleThenDropped(batch, origin)
             #expect(reply["cache_status"] == .string("offline"), "\(reply)")
         }
