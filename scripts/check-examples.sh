@@ -39,7 +39,7 @@ expect GraphQLCaching 'query { user(id: 1) }: MISS 200' "override: rule 'graphql
     'query { user(id: 2) }: MISS 200' 'query { user(id: 1) } by another user: MISS 200' 'mutation: BYPASS 200' \
     'origin saw 4 POSTs'
 expect OfflineFirst 'GET /news: MISS' 'cached-then-fresh /news: STALE 200 "today'"'"'s news"' 'cached-then-fresh /news: MISS 200 "breaking news"' \
-    'GET /news (stale-if-error): OFFLINE 200' 'GET /profile (no stale-if-error): ERROR transport-failed' \
+    'GET /news (stale-if-error): OFFLINE 200' 'GET /profile (no stale-if-error, origin unreachable): OFFLINE 200 "my profile"' 'GET /profile (no-cache): ERROR transport-failed' \
     'GET /profile returnCacheDataElseLoad: STALE 200' 'GET /profile returnCacheDataDontLoad: STALE 200' \
     'housekeeping: removed 0 stale for a day, then 2 expired'
 expect StorageDecision 'http: MISS then HIT; stored allowed, cached-date set' 'https: MISS then HIT; stored allowedInMemoryOnly, no cached-date'

@@ -1,4 +1,6 @@
-// OfflineFirst: keep working when the origin is down — returnCacheDataElseLoad and stale-if-error.
+// OfflineFirst: keep working when the origin is down — stale-if-error, serving stale when the origin is unreachable
+// (RFC 9111 §4.2.4, on in a private cache: CachePolicyConfiguration.servesStaleWhenOriginUnreachable) and
+// returnCacheDataElseLoad.
 import CacheChain
 import CacheChainCurl
 import CacheChainLoopback
@@ -34,7 +36,10 @@ for try await response in client.responses(for: news) {
 try await origin.shutdown()
 print("origin down:")
 show("  GET /news (stale-if-error)", await attempt(news))
-show("  GET /profile (no stale-if-error)", await attempt(profile))
+show("  GET /profile (no stale-if-error, origin unreachable)", await attempt(profile))
+var forced = profile
+forced.headerFields[.cacheControl] = "no-cache"  // asks for the origin's answer: the failure comes through
+show("  GET /profile (no-cache)", await attempt(forced))
 show("  GET /profile returnCacheDataElseLoad", await attempt(profile, policy: .returnCacheDataElseLoad))
 show("  GET /profile returnCacheDataDontLoad", await attempt(profile, policy: .returnCacheDataDontLoad))
 

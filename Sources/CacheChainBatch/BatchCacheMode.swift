@@ -12,9 +12,11 @@ import HTTPTypes
 /// | `force-cache` | `returnCacheDataElseLoad` | as RFC 9111 allows |
 /// | `only-if-cached` | `returnCacheDataDontLoad` | — (never uses the network; a miss is a 504) |
 ///
-/// `no-cache` is the Fetch standard's: any stored response, fresh or stale — `immutable` included — is
-/// validated with the origin before use (a conditional request when it has a validator), a normal request is
-/// made when nothing is stored, and the answer updates the cache. As Fetch's HTTP-network-or-cache fetch
+/// `no-cache` is the Fetch standard's: any stored response, fresh or stale, is validated with the origin before
+/// use (a conditional request when it has a validator), a normal request is made when nothing is stored, and the
+/// answer updates the cache — except a fresh `immutable` response, which is served without revalidation
+/// (RFC 8246: `no-cache` is a reload, which asks for revalidation; trace code `immutable`); `reload` and
+/// `no-store`, forced reloads, fetch it again. As Fetch's HTTP-network-or-cache fetch
 /// does, a request without a `Cache-Control` field is sent with `Cache-Control: max-age=0`, so caches between
 /// here and the origin revalidate too; a `Cache-Control` the caller sent is left alone. Likewise `reload` and
 /// `no-store` send `Pragma: no-cache` and `Cache-Control: no-cache` unless the caller sent those fields.

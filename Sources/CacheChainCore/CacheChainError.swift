@@ -54,6 +54,12 @@ public struct CacheChainError: Error, Sendable, CustomStringConvertible {
     public var cacheKey: CacheKey?
     /// The error this one wraps (a libcurl, OpenSSL or file-system error).
     public var underlying: (any Error)?
+    /// Whether the transport failed before any part of a response arrived because the origin could not be
+    /// reached: the connection was refused, reset or closed without a response, or the name did not resolve
+    /// (RFC 9111 §4.2.4's "disconnected"). A transport sets it; `CachePolicyInterceptor` may then serve a stored
+    /// response stale (`CachePolicyConfiguration.servesStaleWhenOriginUnreachable`). `false` for a timeout, a
+    /// TLS failure and anything that happened after the status line.
+    public var isOriginUnreachable = false
 
     /// Creates an error.
     /// - Parameters:

@@ -8,7 +8,8 @@ public enum CacheStatus: String, Sendable, Hashable, Codable, CaseIterable, Cust
     case revalidated
     /// A stale stored response was served (`stale-while-revalidate`, `stale-if-error`, `max-stale`).
     case stale
-    /// A stored response was served because the origin could not be reached (`returnCacheDataElseLoad`).
+    /// A stored response was served because the origin could not be reached or failed: `stale-if-error`, or
+    /// RFC 9111 §4.2.4's stale response when the origin is unreachable (`CachePolicyConfiguration.servesStaleWhenOriginUnreachable`).
     case offline
     /// The cache was not consulted (unsafe method, or a policy that bypasses it).
     case bypass

@@ -45,7 +45,11 @@ extension CurlTransfer {
                 request: request
             )
         default:
-            return CacheChainError(.transportFailed, "libcurl failed for \(url): \(text) (\(CurlTransport.curlCodeLabel)\(code.rawValue))", request: request)
+            var error = CacheChainError(.transportFailed, "libcurl failed for \(url): \(text) (\(CurlTransport.curlCodeLabel)\(code.rawValue))", request: request)
+            // Refused, unresolved, reset or closed before a status line: the origin was unreachable (RFC 9111 §4.2.4).
+            let unreachable = [CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR]
+            error.isOriginUnreachable = head.status == 0 && unreachable.contains(code)
+            return error
         }
     }
 }

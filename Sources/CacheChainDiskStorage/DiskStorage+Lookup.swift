@@ -23,7 +23,9 @@ extension DiskStorage {
 
     /// Returns the variants of a key that may answer a request, each checked: the key's only variant, or
     /// the variants whose variant key is the request's under one of the `Vary` name lists stored for the key
-    /// (and the variant without `Vary`). The other variants are not read. (Declared `async` so that a direct
+    /// (and the variant without `Vary`). The other variants are not read — unless none is found and a `Vary` list
+    /// names a content-negotiation field (`NegotiationFields`): then every variant of the key is returned, for the
+    /// policy engine's negotiation. (Declared `async` so that a direct
     /// call picks it over the protocol's default, which is `async`.)
     ///
     /// Like ``entries(for:)``, a lookup whose entries hold bodies of at most 64 KiB runs on the caller's thread
@@ -42,8 +44,10 @@ extension DiskStorage {
             let first = try index.firstRows(key: keyString)
             guard first.count > 1 else { return first }
             var variants = [""]
+            var negotiates = false
             for spec in try index.varySpecs(key: keyString) {
                 let names = spec.split(separator: ",").map(String.init)
+                negotiates = negotiates || names.contains { NegotiationFields.names.contains($0) }
                 let variant = VaryFields.variantKey(of: request, varyNames: names, key: digestKey)
                 if !variants.contains(variant) { variants.append(variant) }
             }
@@ -51,7 +55,8 @@ extension DiskStorage {
             for variant in variants {
                 if let row = try index.lookup(key: keyString, variant: variant) { rows.append(row) }
             }
-            return rows
+            // No variant for these exact preferences: the engine may select one by negotiation, so it sees them all.
+            return rows.isEmpty && negotiates ? try index.lookup(key: keyString) : rows
         }
         if let found = readOnCallersThread(key: key, rows: lookUp) { return found }
         return try await io.run { () throws(CacheChainError) in

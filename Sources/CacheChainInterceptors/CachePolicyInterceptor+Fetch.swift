@@ -100,7 +100,10 @@ extension CachePolicyInterceptor {
 
     /// Sends the planned request inward; when the origin fails (or answers 500, 502, 503 or 504) and `stale-if-error`
     /// allows it, serves `fallback` instead — the first validated variant, or the variant the request selects, which
-    /// is selected only then.
+    /// is selected only then. When the origin could not be reached at all (`CacheChainError.isOriginUnreachable`),
+    /// the fallback is also served, without `stale-if-error`, where RFC 9111 §4.2.4 and the configuration allow it
+    /// (`CachePolicyConfiguration.servesStaleWhenOriginUnreachable`): an input of the same plan step, not a
+    /// chain position of its own.
     func exchange(
         _ request: PipelineRequest,
         context: InterceptorContext,
@@ -110,23 +113,30 @@ extension CachePolicyInterceptor {
     ) async throws -> PipelineResponse {
         let key = request.cachePlan?.key ?? context.cacheKeyStrategy.key(for: request.head)
         let now = context.now
-        func usableFallback() -> CacheEntry? {
-            fallback().flatMap {
-                context.policyEngine.canServeStaleOnError($0.exchange, request: request.head, now: now) ? $0 : nil
-            }
+        func allowsStaleOnError(_ entry: CacheEntry) -> Bool {
+            context.policyEngine.canServeStaleOnError(entry.exchange, request: request.head, now: now)
         }
         context.responseBodyStream?.record(trace)  // a streamed head comes before `next` returns
         var response: PipelineResponse
         do {
             response = try await next(request, context)
         } catch let error where !(error is CancellationError) && !Task.isCancelled {
-            guard let fallback = usableFallback() else { throw error }
+            guard let served = fallback() else { throw error }  // selected once, and only now
             var trace = trace
-            trace.append(CacheReason(.staleIfError, "origin unreachable: \(Self.summary(error))"))
+            if allowsStaleOnError(served) {
+                trace.append(CacheReason(.staleIfError, "origin unreachable: \(Self.summary(error))"))
+            } else if allowsStaleWhenUnreachable(served, after: error, request: request, context: context) {
+                trace.append(CacheReason(
+                    .originUnreachable,
+                    "served stale: the origin could not be reached (\(Self.summary(error))) and nothing forbids it (RFC 9111 §4.2.4)"
+                ))
+            } else {
+                throw error
+            }
             context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
-            return serveFallback(fallback, status: .offline, request: request, context: context, trace: trace)
+            return serveFallback(served, status: .offline, request: request, context: context, trace: trace)
         }
-        if [500, 502, 503, 504].contains(response.head.status.code), let fallback = usableFallback() {
+        if [500, 502, 503, 504].contains(response.head.status.code), let fallback = fallback(), allowsStaleOnError(fallback) {
             var trace = trace
             trace.append(CacheReason(.staleIfError, "origin answered \(response.head.status.code)"))
             context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
@@ -139,6 +149,24 @@ extension CachePolicyInterceptor {
         }
         context.events.emit(CacheEvent(.miss, key: key, reasons: codes(response.trace)))
         return response
+    }
+
+    /// The stored response served when the origin could not be reached at all (RFC 9111 §4.2.4): only for an error
+    /// the transport marks `CacheChainError.isOriginUnreachable`, under a policy that may use stored responses the
+    /// origin did not confirm (not `reloadIgnoring…` nor `reloadRevalidatingCacheData`), and
+    /// when the policy engine allows it (`CachePolicyEngine.canServeStaleWhenOriginUnreachable(_:request:)`).
+    private func allowsStaleWhenUnreachable(
+        _ entry: CacheEntry,
+        after error: any Error,
+        request: PipelineRequest,
+        context: InterceptorContext
+    ) -> Bool {
+        guard (error as? CacheChainError)?.isOriginUnreachable == true else { return false }
+        switch request.effectiveCachePolicy {
+        // These policies use stored data only when the origin confirms it, or not at all.
+        case .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData, .reloadRevalidatingCacheData: return false
+        default: return context.policyEngine.canServeStaleWhenOriginUnreachable(entry.exchange, request: request.head)
+        }
     }
 
     private static func summary(_ error: any Error) -> String {

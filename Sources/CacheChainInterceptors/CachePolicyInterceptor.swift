@@ -17,6 +17,8 @@ import Logging
 /// - to validate or fetch, hands the plan inward on the request (`PipelineRequest.cachePlan`: the key, the
 ///   conditional request with the stored variants, …) and calls `next` — the ``RevalidationInterceptor`` sends the
 ///   conditional request, the ``StorageDecisionInterceptor`` stores what comes back;
+/// - sends unsafe requests to the origin; a `POST` with the key of its target URI's `GET`, under which the storage
+///   decision keeps a response that says it is that URI's representation (RFC 9110 §9.3.3);
 /// - answers `only-if-cached` with 504 and `returnCacheDataDontLoad` with a `not-in-cache` error, never touching
 ///   the network;
 /// - serves a stale response when the origin fails and `stale-if-error` allows it;
@@ -218,9 +220,17 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
         )
     }
 
-    /// An unsafe request goes to the origin; the storage decision inside invalidates what it changed (§4.4).
+    /// An unsafe request goes to the origin; the storage decision inside invalidates what it changed (§4.4). A
+    /// `POST` carries a plan whose key is the `GET` of its target URI: where its response says it is that URI's
+    /// representation (RFC 9110 §9.3.3), the storage decision stores it there for later `GET`s.
     private func forwardUnsafe(_ inputs: PlanInputs, context: InterceptorContext, next: Next) async throws -> PipelineResponse {
-        var response = try await next(inputs.request, context)
+        var request = inputs.request
+        if request.head.method == .post, request.cachePlan == nil, inputs.responseOverride?.isNeverCache != true {
+            var get = request.head
+            get.method = .get
+            request.cachePlan = CachePlan(key: context.cacheKeyStrategy.key(for: get))
+        }
+        var response = try await next(request, context)
         response.cacheStatus = .bypass
         response.trace.insert(CacheReason(.unsafeMethod, "\(inputs.request.head.method) is not served from cache"), at: 0)
         response.trace.insert(contentsOf: inputs.trace, at: 0)

@@ -17,4 +17,9 @@ extension CacheReason.Code {
     /// ``CachePolicyInterceptor`` keyed a `POST` or `QUERY` by its body (its detail names the rule), or
     /// left it uncached (body too large).
     public static let bodyKeyed = CacheReason.Code(rawValue: "body-keyed")
+
+    /// ``StorageDecisionInterceptor`` considered a `POST`'s response for a later `GET` of its URI: it has explicit
+    /// freshness and a `Content-Location` equal to the request's target URI (RFC 9110 §9.3.3); `storable`
+    /// follows when it was stored.
+    public static let contentLocation = CacheReason.Code(rawValue: "content-location")
 }

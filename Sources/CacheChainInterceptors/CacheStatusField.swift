@@ -11,6 +11,7 @@ public import HTTPTypes
 /// | fresh hit | `CacheChain; hit; ttl=540` |
 /// | stale served (`max-stale`, `stale-while-revalidate`, a policy) | `CacheChain; hit; ttl=-30; detail=stale-while-revalidate` |
 /// | stale served because the origin failed (unreachable or 5xx) | `CacheChain; fwd=stale; ttl=-30; detail=stale-if-error` |
+/// | stale served because the origin could not be reached, without `stale-if-error` (RFC 9111 §4.2.4) | `CacheChain; fwd=stale; ttl=-30; detail=origin-unreachable` |
 /// | revalidated with a 304 | `CacheChain; fwd=stale; fwd-status=304; ttl=600; stored` |
 /// | nothing stored | `CacheChain; fwd=uri-miss; fwd-status=200; stored` |
 /// | other `Vary` variants only | `CacheChain; fwd=vary-miss; fwd-status=200; stored` |
@@ -48,7 +49,8 @@ public enum CacheStatusField {
             parameters = ["hit", "ttl=\(ttl(of: response, now: now, policy: policy))"]
             parameters += detail(from: codes, among: [.staleWhileRevalidate, .maxStale, .policy])
         case .stale, .offline:
-            parameters = ["fwd=stale", "ttl=\(ttl(of: response, now: now, policy: policy))", "detail=stale-if-error"]
+            let detail = codes.contains(.originUnreachable) ? "origin-unreachable" : "stale-if-error"
+            parameters = ["fwd=stale", "ttl=\(ttl(of: response, now: now, policy: policy))", "detail=\(detail)"]
         case .revalidated:
             parameters = ["fwd=stale", "fwd-status=304", "ttl=\(ttl(of: response, now: now, policy: policy))"]
             if codes.contains(.revalidated) { parameters.append("stored") }

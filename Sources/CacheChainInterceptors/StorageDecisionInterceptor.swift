@@ -23,7 +23,9 @@ import Logging
 /// (computed by the `CachePolicyInterceptor` outside it; without one it computes the key from the context's key
 /// strategy): it stores under the plan's key; merges a `304` into the stored variants of the plan's
 /// `CachePlan.validation` (§4.3.4) and answers with the stored body (status `revalidated`); after an unsafe request
-/// (`POST`, `PUT`, `DELETE`…) invalidates the target URI and its same-origin `Location`/`Content-Location` (§4.4);
+/// (`POST`, `PUT`, `DELETE`…) invalidates the target URI and its same-origin `Location`/`Content-Location` (§4.4),
+/// then stores a `POST`'s response for a later `GET` of its URI when it says it is that URI's representation with
+/// explicit freshness (RFC 9110 §9.3.3; only under a plan, whose key is the `GET`'s);
 /// applies a policy-override rule's `CachePlan.responseOverride` to the response's caching fields before anything
 /// else; and sends a body-keyed request with its own method and body (`CachePlan.sentAs`). A `304` without the
 /// plan's validation answers the application's own conditional request and goes up untouched. Whatever `next` answered is a
@@ -69,7 +71,8 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
         let plan = request.cachePlan
         let storageLimit = request.storageLimit  // read once: `refused` applies here, a cap after the hooks
         let method = request.head.method
-        let limit = method == .get && storageLimit != .refused ? await storableBodyLimit(context.storage) : nil
+        let mayStore = method == .get || (method == .post && plan != nil)  // a POST's answer may be its URI's (§9.3.3)
+        let limit = mayStore && storageLimit != .refused ? await storableBodyLimit(context.storage) : nil
         if let stream = context.responseBodyStream {
             if let limit { stream.limitStorableBody(to: limit) }  // a streaming transport stops keeping a longer body at once
             if let override = plan?.responseOverride {
@@ -115,7 +118,7 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
         let method = request.head.method
         guard method == .get || method == .head else {
             await context.invalidateTargets(of: request.head, answeredBy: &response)  // RFC 9111 §4.4
-            return response
+            return await storedForGet(response, answering: request, plan: plan, limit: limit, context: context, times: times)
         }
         let key = plan?.key ?? context.cacheKeyStrategy.key(for: request.head)
         if method == .head {
@@ -124,6 +127,32 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
             return response
         }
         return await stored(response, request: request, key: key, limit: limit, context: context, times: times)
+    }
+
+    /// After a `POST` whose plan the cache's front door made: its response stored for a later `GET` of the target
+    /// URI, under the plan's key, when it says it is that URI's representation with explicit freshness
+    /// (`CachePolicyEngine.getRequestAnswered(byPost:response:)`, RFC 9110 §9.3.3), after the invalidation of
+    /// RFC 9111 §4.4. Never served to another `POST`: the front door sends every `POST` to the origin.
+    private func storedForGet(
+        _ response: PipelineResponse,
+        answering request: PipelineRequest,
+        plan: CachePlan?,
+        limit: Int?,
+        context: InterceptorContext,
+        times: (request: Date, response: Date)
+    ) async -> PipelineResponse {
+        guard let plan, plan.sentAs == nil,
+            let get = context.policyEngine.getRequestAnswered(byPost: request.head, response: response.head)
+        else { return response }
+        var asGet = request
+        asGet.head = get
+        asGet.body = nil
+        var answer = response
+        answer.trace.append(CacheReason(
+            .contentLocation,
+            "the POST's response has explicit freshness and Content-Location equal to its URI: a candidate for GET (RFC 9110 §9.3.3)"
+        ))
+        return await stored(answer, request: asGet, key: plan.key, limit: limit, context: context, times: times)
     }
 
     /// The request as the origin gets it: a body-keyed request's own method and body (without the cache's validators

@@ -6,11 +6,13 @@ extension CachePolicyEngine {
     ///
     /// Apple's policies first: `reloadIgnoring…` fetch; `returnCacheData…` use any matching stored
     /// response whatever its age (`…DontLoad` is unsatisfiable without one); `reloadRevalidatingCacheData`
-    /// validates. Under `useProtocolCachePolicy` the RFC decides:
+    /// validates — except a fresh `immutable` response, unless the request also says `no-cache` or
+    /// `Pragma: no-cache` (RFC 8246: a reload asks for revalidation, a forced reload for the origin's answer). Under `useProtocolCachePolicy` the RFC decides:
     /// - `no-cache` in the request (or `Pragma: no-cache` without `Cache-Control`, §5.4) or in the response
     ///   → validate (§5.2.1.4, §5.2.2.4);
     /// - fresh, within the request's `max-age` and `min-fresh` → use it (an `immutable` fresh response
-    ///   ignores the request's `max-age`, RFC 8246);
+    ///   ignores the request's `max-age`, `max-age=0` included, RFC 8246; the request's `no-cache` above still
+    ///   validates it);
     /// - stale, not `must-revalidate`: within the request's `max-stale` → use it; within the response's
     ///   `stale-while-revalidate` → use it and revalidate in the background (RFC 5861);
     /// - otherwise validate with a conditional `GET` (or fetch when there is no validator), or answer
@@ -66,6 +68,16 @@ extension CachePolicyEngine {
                 CacheReason(report.isFresh ? .fresh : .stale, describing: report),
             ])
         case .reloadRevalidatingCacheData:
+            let directives = stored[index].facts.directives
+            if report.isFresh, directives.contains(.immutable), !directives.contains(.noCache),
+                !requestDirectives.contains(.noCache), !pragmaNoCache
+            {
+                // RFC 8246 §2: a reload asks for revalidation, which a fresh immutable response does not need.
+                return .useStored(index: index, report, [
+                    CacheReason(.immutable, "fresh and immutable: reloadRevalidatingCacheData does not revalidate it (RFC 8246)"),
+                    CacheReason(.fresh, describing: report),
+                ])
+            }
             return validateOrFetch(index, stored, request, [
                 CacheReason(.policy, "reloadRevalidatingCacheData validates every stored response"),
             ])

@@ -52,6 +52,24 @@ extension CachePolicyEngine {
         return freshness(of: stored, now: now).staleness <= TimeInterval(allowance)
     }
 
+    /// Whether a stored response may be served, stale, because the origin could not be reached at all
+    /// (RFC 9111 §4.2.4: a cache that is disconnected may serve stale responses unless a directive forbids it).
+    ///
+    /// Needs ``CachePolicyConfiguration/servesStaleWhenOriginUnreachable``; refused when the response says
+    /// `must-revalidate` or `no-cache` (in a shared cache also `proxy-revalidate` or `s-maxage`), and when the
+    /// request says `no-cache` (or `Pragma: no-cache`): that request asked for the origin's answer.
+    /// - Parameters:
+    ///   - stored: The stored exchange.
+    ///   - request: The request being answered.
+    /// - Returns: `true` if the stored response may stand in for the unreachable origin.
+    public func canServeStaleWhenOriginUnreachable(_ stored: StoredExchange, request: HTTPRequest) -> Bool {
+        guard configuration.servesStaleWhenOriginUnreachable else { return false }
+        let directives = stored.facts.directives
+        guard !forbidsStaleUse(directives), !directives.contains(.noCache) else { return false }
+        let (requestDirectives, pragmaNoCache) = requestDirectives(request)
+        return !requestDirectives.contains(.noCache) && !pragmaNoCache
+    }
+
     /// Evaluates the application's own `If-None-Match` / `If-Modified-Since` against the response the cache
     /// is about to serve (RFC 9110 §13.1.2, §13.1.3, precedence §13.2.2).
     ///

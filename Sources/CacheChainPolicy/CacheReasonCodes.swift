@@ -25,6 +25,9 @@ extension CacheReason.Code {
     public static let staleWhileRevalidate = Self(rawValue: "stale-while-revalidate")
     /// A stale response was served because the origin failed (RFC 5861 `stale-if-error`).
     public static let staleIfError = Self(rawValue: "stale-if-error")
+    /// A stored response was served stale because the origin could not be reached (RFC 9111 §4.2.4;
+    /// ``CachePolicyConfiguration/servesStaleWhenOriginUnreachable``).
+    public static let originUnreachable = Self(rawValue: "origin-unreachable")
     /// `only-if-cached` could not be satisfied from the cache (§5.2.1.7).
     public static let onlyIfCached = Self(rawValue: "only-if-cached")
     /// Nothing is stored under the request's cache key.

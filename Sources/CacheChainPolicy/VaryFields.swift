@@ -6,7 +6,10 @@ public import HTTPTypes
 /// A field's lines are combined into one list, split at commas, each member stripped of surrounding spaces
 /// and tabs, and empty members dropped (RFC 9110 §5.6.1): `text/html,application/json`,
 /// `text/html, application/json` and two lines `text/html` + `application/json` are one variant. A field
-/// absent from a request matches only a request where it is absent too.
+/// absent from a request matches only a request where it is absent too. `Accept`, `Accept-Encoding` and
+/// `Accept-Language` are further normalised as preferences (case, weights, order of equal-weight members:
+/// ``NegotiationFields``), and a stored variant may also be selected by negotiation (see
+/// `CachePolicyEngine.selectVariant(for:among:)`).
 ///
 /// The secret fields ``secretFieldNames`` (`Authorization`, `Proxy-Authorization`, `Cookie`) are never
 /// kept or compared in clear: their normalised value is replaced by ``digest(of:field:key:)``, an
@@ -56,6 +59,17 @@ public enum VaryFields {
         return members.joined(separator: ", ")
     }
 
+    /// The normalised value of a field's lines under its name: ``normalized(_:)``, then, for the
+    /// content-negotiation fields (`Accept`, `Accept-Encoding`, `Accept-Language`), ``NegotiationFields``'
+    /// normalisation (case, weights, order of equal-weight members).
+    /// - Parameters:
+    ///   - lines: The field's lines, in order.
+    ///   - field: The lowercased field name.
+    /// - Returns: The value; `nil` when there are no lines (the field is absent).
+    public static func normalized(_ lines: [String], field: String) -> String? {
+        normalized(lines).map { NegotiationFields.normalized($0, field: field) }
+    }
+
     /// The keyed digest that stands for a secret field's normalised value.
     /// - Parameters:
     ///   - value: The normalised value.
@@ -74,7 +88,7 @@ public enum VaryFields {
     ///   - key: The backend's key.
     /// - Returns: The comparable value; `nil` when the field is absent (or not a valid field name).
     public static func comparableValue(of name: String, in request: HTTPRequest, key: VaryDigestKey) -> String? {
-        guard let fieldName = HTTPField.Name(name), let value = normalized(request.headerFields[values: fieldName]) else {
+        guard let fieldName = HTTPField.Name(name), let value = normalized(request.headerFields[values: fieldName], field: name) else {
             return nil
         }
         return secretFieldNames.contains(name) ? digest(of: value, field: name, key: key) : value
@@ -88,7 +102,7 @@ public enum VaryFields {
     ///   - request: The stored request.
     /// - Returns: The comparable value; `nil` when the field is absent.
     public static func storedComparableValue(of name: String, in request: HTTPRequest) -> String? {
-        guard let fieldName = HTTPField.Name(name), let value = normalized(request.headerFields[values: fieldName]) else {
+        guard let fieldName = HTTPField.Name(name), let value = normalized(request.headerFields[values: fieldName], field: name) else {
             return nil
         }
         guard secretFieldNames.contains(name), !isDigest(value) else { return value }

@@ -74,7 +74,10 @@ extension PipelineOptions {
         let (storage, note) = try makeStorage()
         var configuration = HTTPCacheClient.Configuration(
             storage: storage,
-            policy: CachePolicyConfiguration(mode: shared ? .sharedCache : .privateCache),
+            policy: CachePolicyConfiguration(
+                mode: shared ? .sharedCache : .privateCache,
+                servesStaleWhenOriginUnreachable: staleWhenUnreachable
+            ),
             logger: logger,
             outerInterceptors: [RedirectInterceptor()],
             isRequestCoalescingEnabled: coalescing
@@ -99,14 +102,17 @@ extension PipelineOptions {
         return (names + ["libcurl"]).joined(separator: " → ")
     }
 
-    /// A one-line, human-readable description of the pipeline: mode, backend (and what a directory that cannot
+    /// A one-line, human-readable description of the pipeline: mode (and whether stale responses are served when the
+    /// origin is unreachable), backend (and what a directory that cannot
     /// be written gave up), capacities, the client's real chain, TLS trust.
     /// - Parameters:
     ///   - client: The client whose chain is described.
     ///   - storageNote: What the storage gave up (a directory opened read-only…), if anything.
     /// - Returns: The description.
     func pipelineDescription(of client: HTTPCacheClient, storageNote: String?) -> String {
-        let mode = shared ? "shared cache" : "private cache"
+        // RFC 9111 §4.2.4's switch, as the client's policy resolved it (on by default in a private cache only).
+        let servesStale = staleWhenUnreachable ?? !shared
+        let mode = (shared ? "shared cache" : "private cache") + (servesStale ? ", stale when the origin is unreachable" : "")
         let storage: String =
             switch backend {
             case .memory: "memory backend, capacity \(memoryCapacity) bytes"

@@ -27,6 +27,16 @@ struct PipelineOptions: ParsableArguments {
 
     @Flag(
         inversion: .prefixedNo,
+        help: """
+            Serve a stored response stale when the origin cannot be reached (connection refused, reset or closed \
+            without a response; RFC 9111 §4.2.4) unless the response forbids it (default: on in a private cache, \
+            off with --shared).
+            """
+    )
+    var staleWhenUnreachable: Bool?
+
+    @Flag(
+        inversion: .prefixedNo,
         help: "Concurrent requests that one response can answer share one trip to the origin (default: on)."
     )
     var coalescing = true

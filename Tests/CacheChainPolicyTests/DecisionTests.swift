@@ -71,6 +71,11 @@ struct DecisionTests {
         Case(name: "returnCacheDataElseLoad uses a stale entry", policy: .returnCacheDataElseLoad, responseFields: [("Cache-Control", "max-age=1, must-revalidate, no-cache")], elapsed: 99_999, expected: "use-stale", reason: .policy),
         Case(name: "returnCacheDataDontLoad uses a stale entry", policy: .returnCacheDataDontLoad, responseFields: [("Cache-Control", "max-age=1")], elapsed: 99_999, expected: "use-stale", reason: .policy),
         Case(name: "reloadRevalidatingCacheData validates a fresh entry", policy: .reloadRevalidatingCacheData, responseFields: [("Cache-Control", "max-age=60")] + validated, elapsed: 1, expected: "validate", reason: .policy),
+        Case(name: "reloadRevalidatingCacheData serves a fresh immutable entry (RFC 8246)", policy: .reloadRevalidatingCacheData, requestFields: [("Cache-Control", "max-age=0")], responseFields: [("Cache-Control", "max-age=60, immutable")] + validated, elapsed: 1, expected: "use", reason: .immutable),
+        Case(name: "reloadRevalidatingCacheData with a request no-cache validates a fresh immutable entry", policy: .reloadRevalidatingCacheData, requestFields: [("Cache-Control", "no-cache")], responseFields: [("Cache-Control", "max-age=60, immutable")] + validated, elapsed: 1, expected: "validate", reason: .policy),
+        Case(name: "reloadRevalidatingCacheData with Pragma: no-cache validates a fresh immutable entry", policy: .reloadRevalidatingCacheData, requestFields: [("Pragma", "no-cache")], responseFields: [("Cache-Control", "max-age=60, immutable")] + validated, elapsed: 1, expected: "validate", reason: .policy),
+        Case(name: "reloadRevalidatingCacheData validates a stale immutable entry", policy: .reloadRevalidatingCacheData, responseFields: [("Cache-Control", "max-age=60, immutable")] + validated, elapsed: 61, expected: "validate", reason: .policy),
+        Case(name: "request Pragma: no-cache validates a fresh immutable entry", requestFields: [("Pragma", "no-cache")], responseFields: [("Cache-Control", "max-age=60, immutable")] + validated, elapsed: 1, expected: "validate", reason: .requestNoCache),
         Case(name: "reloadRevalidatingCacheData without validator fetches", policy: .reloadRevalidatingCacheData, responseFields: [("Cache-Control", "max-age=60")], elapsed: 1, expected: "fetch", reason: .noValidator),
     ]
 

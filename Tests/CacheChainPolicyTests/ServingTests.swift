@@ -41,6 +41,36 @@ struct ServingTests {
         #expect(result == allowed)
     }
 
+    @Test("stale when the origin is unreachable (RFC 9111 §4.2.4): allowed unless a directive forbids it", arguments: [
+        (CacheMode.privateCache, [("Cache-Control", "max-age=1")], [(String, String)](), true),
+        (.privateCache, [("Cache-Control", "max-age=1, proxy-revalidate")], [], true),
+        (.privateCache, [("Cache-Control", "s-maxage=1")], [], true),
+        (.privateCache, [("Cache-Control", "max-age=1, must-revalidate")], [], false),
+        (.privateCache, [("Cache-Control", "max-age=1, no-cache")], [], false),
+        (.privateCache, [("Cache-Control", "max-age=1")], [("Cache-Control", "no-cache")], false),
+        (.privateCache, [("Cache-Control", "max-age=1")], [("Pragma", "no-cache")], false),
+        (.sharedCache, [("Cache-Control", "max-age=1")], [], true),
+        (.sharedCache, [("Cache-Control", "max-age=1, proxy-revalidate")], [], false),
+        (.sharedCache, [("Cache-Control", "s-maxage=1")], [], false),
+    ])
+    func staleWhenUnreachable(_ mode: CacheMode, _ responseFields: [(String, String)], _ requestFields: [(String, String)], _ allowed: Bool) {
+        let on = CachePolicyEngine(configuration: .init(mode: mode, servesStaleWhenOriginUnreachable: true))
+        #expect(on.canServeStaleWhenOriginUnreachable(stored(responseFields), request: request("/", requestFields)) == allowed)
+        let off = CachePolicyEngine(configuration: .init(mode: mode, servesStaleWhenOriginUnreachable: false))
+        #expect(!off.canServeStaleWhenOriginUnreachable(stored(responseFields), request: request("/", requestFields)))
+    }
+
+    @Test("the switch follows the mode unless set")
+    func staleWhenUnreachableDefault() {
+        var configuration = CachePolicyConfiguration()
+        #expect(configuration.servesStaleWhenOriginUnreachable)
+        configuration.mode = .sharedCache
+        #expect(!configuration.servesStaleWhenOriginUnreachable)
+        configuration.servesStaleWhenOriginUnreachable = true
+        #expect(configuration.servesStaleWhenOriginUnreachable)
+        #expect(configuration != CachePolicyConfiguration(mode: .sharedCache))
+    }
+
     @Test("the application's conditional headers against the served response", arguments: [
         ([("If-None-Match", "\"a\"")], 304),
         ([("If-None-Match", "W/\"a\"")], 304),
