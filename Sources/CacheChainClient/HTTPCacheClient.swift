@@ -14,9 +14,21 @@ public import HTTPTypes
 /// print(second.cacheStatus)               // hit
 /// ```
 /// The default chain is ``defaultInterceptors(for:)``:
-/// `configuration.outerInterceptors → CachePolicy → Revalidation → StorageDecision → transport`, where coalescing,
+/// ```
+///  caller ─▶ Redirect → outerInterceptors → CachePolicy → Revalidation → StorageDecision → transport
+///                                             └─ a hit returns from here; a miss or a revalidation goes on
+/// ```
+/// Coalescing,
 /// ranges, policy overrides and body keys are inputs of the cache policy's one plan per request;
 /// ``init(pipeline:configuration:)`` takes a pipeline you compose yourself.
+///
+/// ## Redirects
+///
+/// Redirects are followed by default, as URLSession and AsyncHTTPClient do: `301`, `302`, `303`, `307` and `308`
+/// with a `Location`, at most ``Configuration/maximumRedirects`` (10) hops, each through the whole chain (its own
+/// lookup and storage decision: a cacheable `301` is served from the cache next time). `Authorization`, `Cookie`
+/// and `Proxy-Authorization` are not sent to an origin other than the first request's. Turn following off with
+/// ``Configuration/isRedirectFollowingEnabled``, or per request with `RedirectInterceptor.ModeKey` (`.manual`).
 ///
 /// ## Request targets
 ///
@@ -77,14 +89,19 @@ public struct HTTPCacheClient: Sendable {
             .compactMap { ($0 as? CachePolicyInterceptor)?.revalidationQueue }.first ?? RevalidationQueue()
     }
 
-    /// The built-in chain for a configuration: its outer interceptors, then cache policy (with the configuration's
-    /// coalescing, range serving, policy overrides and body keys as inputs of its plan), revalidation and storage
-    /// decision (with the configuration's `willCacheResponse` hook).
+    /// The built-in chain for a configuration: a `RedirectInterceptor` (when
+    /// ``Configuration/isRedirectFollowingEnabled`` and the outer interceptors have none), its outer interceptors,
+    /// then cache policy (with the configuration's coalescing, range serving, policy overrides and body keys as
+    /// inputs of its plan), revalidation and storage decision (with the configuration's `willCacheResponse` hook).
     /// - Parameter configuration: The configuration.
     /// - Returns: The interceptors, outermost first (a new `CachePolicyInterceptor`, with its own in-flight requests
     ///   and revalidation queue, each call).
     public static func defaultInterceptors(for configuration: Configuration) -> [any HTTPInterceptor] {
-        configuration.outerInterceptors + [
+        let followsRedirects =
+            configuration.isRedirectFollowingEnabled && !configuration.outerInterceptors.contains { $0 is RedirectInterceptor }
+        let redirects: [any HTTPInterceptor] =
+            followsRedirects ? [RedirectInterceptor(maximumRedirects: configuration.maximumRedirects)] : []
+        return redirects + configuration.outerInterceptors + [
             CachePolicyInterceptor(
                 revalidationQueue: configuration.isStaleWhileRevalidateEnabled ? RevalidationQueue() : nil,
                 isRequestCoalescingEnabled: configuration.isRequestCoalescingEnabled,

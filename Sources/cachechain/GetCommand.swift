@@ -21,7 +21,8 @@ struct GetCommand: AsyncParsableCommand {
             and the trace says why nothing was read or stored.
 
             Like curl: -X METHOD, -H 'Name: value', -d DATA (@file, @-), -o FILE, -i (status line, header \
-            fields with the cache's Cache-Status (RFC 9211), a blank line, then the body) and --fail.
+            fields with the cache's Cache-Status (RFC 9211), a blank line, then the body), -L (follow \
+            redirects, each hop through the cache) and --fail.
 
             Exit codes: 0 success (any HTTP status without --fail); 1 the request failed (network, TLS, \
             timeout) or, with --policy returnCacheDataDontLoad / only-if-cached, nothing usable is stored; 22 \
@@ -120,6 +121,9 @@ struct GetCommand: AsyncParsableCommand {
             var configuration = try makeConfiguration()
             // `-i` shows what the cache did as RFC 9211 says it: `Cache-Status: CacheChain; hit; ttl=540`.
             configuration.outerInterceptors.insert(CacheStatusInterceptor(policy: configuration.policy), at: 0)
+            // As curl: a 3xx is the answer unless -L asks to follow it (each hop then goes through the cache).
+            configuration.isRedirectFollowingEnabled = request.followRedirects
+            configuration.maximumRedirects = request.maximumRedirects
             client = HTTPCacheClient(transport: transport, configuration: configuration)
         } catch {
             throw ToolExitCode.failing("Error: cannot open the cache in \(cache.backend.usesDirectory ? cache.directory : redis.description): \(error)")

@@ -86,7 +86,7 @@ extension PipelineOptions {
     }
 
     /// The chain a client really runs, outermost first and ending with the transport, e.g.
-    /// `Redirect → RangeRequest → RequestCoalescing → CachePolicy → Revalidation → StorageDecision → libcurl`: each
+    /// `Redirect → CachePolicy (coalescing, ranges) → Revalidation → StorageDecision → libcurl`: each
     /// interceptor's type name without its `Interceptor` suffix.
     /// - Parameter client: The client.
     /// - Returns: The chain.

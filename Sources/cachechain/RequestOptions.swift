@@ -49,7 +49,20 @@ struct RequestOptions: ParsableArguments {
     )
     var includeHeaders = false
 
+    @Flag(
+        name: [.customShort("L"), .customLong("location")],
+        help: "Follow redirects (301, 302, 303, 307, 308), each hop through the cache, as curl's -L; Authorization and Cookie are not sent to another origin."
+    )
+    var followRedirects = false
+
+    @Option(
+        name: .customLong("max-redirs"),
+        help: ArgumentHelp("The most redirects -L follows (default 10); one more fails the request.", valueName: "count")
+    )
+    var maximumRedirects: Int = 10
+
     func validate() throws {
+        if maximumRedirects < 0 { throw ValidationError("--max-redirs must be 0 or more") }
         if let method, HTTPRequest.Method(method) == nil {
             throw ValidationError("-X '\(method)' is not an HTTP method (a token such as GET, POST or QUERY)")
         }
