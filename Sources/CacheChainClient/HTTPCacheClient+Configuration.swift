@@ -59,6 +59,12 @@ extension HTTPCacheClient {
         /// The most redirects followed for one request (10 by default); one more is an `invalid-request` error
         /// naming the hops.
         public var maximumRedirects: Int
+        /// Interceptors placed inside the storage decision, just before the transport, outermost first: they run on
+        /// every network exchange (a miss, a revalidation, a background revalidation) and never on a hit, and the
+        /// response they return is what the storage decision sees and stores (OkHttp's network interceptors).
+        /// Use them to shape what is cached, e.g. a minimum lifetime; use ``outerInterceptors`` to shape what the
+        /// caller sees.
+        public var networkInterceptors: [any HTTPInterceptor]
 
         /// Creates a configuration.
         /// - Parameters:
@@ -80,6 +86,7 @@ extension HTTPCacheClient {
         ///   - bodyKeyedCaching: Rules for caching `POST`/`QUERY` by body; none by default.
         ///   - isRedirectFollowingEnabled: Redirects followed (the default) or returned as is.
         ///   - maximumRedirects: The most redirects followed for one request; 10 by default.
+        ///   - networkInterceptors: Interceptors between the storage decision and the transport; none by default.
         public init(
             storage: (any CacheStorage)? = nil,
             requestCachePolicy: RequestCachePolicy = .useProtocolCachePolicy,
@@ -98,10 +105,12 @@ extension HTTPCacheClient {
             isRangeServingEnabled: Bool = true,
             bodyKeyedCaching: [BodyKeyedCachingRule] = [],
             isRedirectFollowingEnabled: Bool = true,
-            maximumRedirects: Int = 10
+            maximumRedirects: Int = 10,
+            networkInterceptors: [any HTTPInterceptor] = []
         ) {
             self.isRedirectFollowingEnabled = isRedirectFollowingEnabled
             self.maximumRedirects = maximumRedirects
+            self.networkInterceptors = networkInterceptors
             self.bodyKeyedCaching = bodyKeyedCaching
             self.policyOverrides = policyOverrides
             self.isRangeServingEnabled = isRangeServingEnabled

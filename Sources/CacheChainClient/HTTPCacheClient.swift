@@ -15,10 +15,11 @@ public import HTTPTypes
 /// ```
 /// The default chain is ``defaultInterceptors(for:)``:
 /// ```
-///  caller ─▶ Redirect → outerInterceptors → CachePolicy → Revalidation → StorageDecision → transport
+///  caller ─▶ Redirect → outerInterceptors → CachePolicy → Revalidation → StorageDecision → networkInterceptors → transport
 ///                                             └─ a hit returns from here; a miss or a revalidation goes on
 /// ```
-/// Coalescing,
+/// Outer interceptors see every request and the response the caller gets; network interceptors see only network
+/// exchanges, and what they return is what is stored. Coalescing,
 /// ranges, policy overrides and body keys are inputs of the cache policy's one plan per request;
 /// ``init(pipeline:configuration:)`` takes a pipeline you compose yourself.
 ///
@@ -92,7 +93,8 @@ public struct HTTPCacheClient: Sendable {
     /// The built-in chain for a configuration: a `RedirectInterceptor` (when
     /// ``Configuration/isRedirectFollowingEnabled`` and the outer interceptors have none), its outer interceptors,
     /// then cache policy (with the configuration's coalescing, range serving, policy overrides and body keys as
-    /// inputs of its plan), revalidation and storage decision (with the configuration's `willCacheResponse` hook).
+    /// inputs of its plan), revalidation, storage decision (with the configuration's `willCacheResponse` hook) and
+    /// its network interceptors, just before the transport.
     /// - Parameter configuration: The configuration.
     /// - Returns: The interceptors, outermost first (a new `CachePolicyInterceptor`, with its own in-flight requests
     ///   and revalidation queue, each call).
@@ -114,7 +116,7 @@ public struct HTTPCacheClient: Sendable {
                 maximumEntryFraction: configuration.maximumEntryFraction,
                 willCacheResponse: configuration.willCacheResponse
             ),
-        ]
+        ] + configuration.networkInterceptors
     }
 
     /// Creates a client, runs `body` with it and waits for its background revalidations before returning.

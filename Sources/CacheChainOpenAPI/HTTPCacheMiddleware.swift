@@ -17,7 +17,7 @@ public import OpenAPIRuntime
 /// ```
 ///
 /// Every operation goes through the default chain (`configuration.outerInterceptors → CachePolicy →
-/// Revalidation → StorageDecision`, without redirect following) with the rest of the middleware chain (the later middlewares, then the
+/// Revalidation → StorageDecision → configuration.networkInterceptors`, without redirect following) with the rest of the middleware chain (the later middlewares, then the
 /// transport) as the pipeline's transport: safe operations are answered from the cache by RFC 9111 (fresh
 /// hits never reach `next`; stale ones are revalidated with a conditional request), unsafe ones invalidate
 /// what they change. Put it first in `middlewares` to cache what the rest of the chain produces, or after a
