@@ -72,6 +72,8 @@ extension PipelineOptions {
     func makeClient(logger: Logger) throws -> (client: HTTPCacheClient, description: String) {
         let encrypted = try makeEncryptedStorage()  // the key is checked before any storage is opened
         let (storage, note) = try makeStorage()
+        // The capacity the directory now has, for `stats` and later runs without --disk-capacity.
+        if let cacheDir, note == nil { CapacityRecord.record(diskCapacity, in: cacheDir) }
         var configuration = HTTPCacheClient.Configuration(
             storage: storage,
             policy: CachePolicyConfiguration(mode: shared ? .sharedCache : .privateCache),

@@ -20,11 +20,11 @@ struct CLIRedirectTests: BatchSubprocessSuite {
         #expect(unfollowed.stdout == "moved", "as curl without -L")
         #expect(origin.requestCount(for: "/new") == 0)
 
-        let followed = try await run(["get", "-L", origin.url("/old")] + cache, in: directory)
+        let followed = try await run(["get", "-L", "--trace", origin.url("/old")] + cache, in: directory)
         #expect(followed.status == 0, "\(followed.stderr)")
         #expect(followed.stdout == "here")
         #expect(followed.stderr.contains("redirected: 301 → \(origin.baseURL)/new"), "\(followed.stderr)")
-        let again = try await run(["get", "--location", origin.url("/old")] + cache, in: directory)
+        let again = try await run(["get", "--location", "--trace", origin.url("/old")] + cache, in: directory)
         #expect(again.stdout == "here")
         #expect(again.stderr.contains("HIT 200"), "\(again.stderr)")
         #expect(origin.requestCount(for: "/old") == 1 && origin.requestCount(for: "/new") == 1, "both hops came from the cache")
