@@ -2,6 +2,7 @@ public import CacheChainCore
 import CacheChainInterceptors
 public import CacheChainPolicy
 public import HTTPTypes
+public import Logging
 
 /// An HTTP client with a cache in front of its transport: the counterpart of a `URLSession` with a
 /// `URLCache`.
@@ -33,7 +34,7 @@ public import HTTPTypes
 ///
 /// ## Request targets
 ///
-/// ``send(_:cachePolicy:timeout:values:)`` (which ``data(for:body:cachePolicy:)``, `stream`, the URLSession
+/// ``send(_:cachePolicy:timeout:values:logger:)`` (which ``data(for:body:cachePolicy:logger:)``, `stream`, the URLSession
 /// and OpenAPI adapters and `cachechain` use) normalises each request's path and query once, as RFC 3986 §6.2.2
 /// says, and sends that target: what is fetched is what is keyed, and policy-override and body-keyed rules
 /// match it too. Percent-encoded unreserved characters are decoded in either case (`%2e`, `%2E` → `.`,
@@ -147,14 +148,18 @@ public struct HTTPCacheClient: Sendable {
     ///   - request: The request; it needs a scheme and an authority.
     ///   - body: An optional request body.
     ///   - cachePolicy: This request's policy; the configuration's ``Configuration/requestCachePolicy`` when `nil`.
+    ///   - logger: Where this request's log lines go (the chain's interceptors and the transport log to it through
+    ///     `InterceptorContext.logger`), as AsyncHTTPClient's `execute(_:deadline:logger:)`; the configuration's
+    ///     ``Configuration/logger`` when `nil`.
     /// - Returns: The response with its `PipelineResponse.cacheStatus` and decision `PipelineResponse.trace`.
     /// - Throws: `CacheChainError` (`invalid-request`, `not-in-cache`, `transport-failed`, …).
     public func data(
         for request: HTTPRequest,
         body: HTTPBody? = nil,
-        cachePolicy: RequestCachePolicy? = nil
+        cachePolicy: RequestCachePolicy? = nil,
+        logger: Logger? = nil
     ) async throws -> PipelineResponse {
-        try await send(PipelineRequest(head: request, body: body), cachePolicy: cachePolicy)
+        try await send(PipelineRequest(head: request, body: body), cachePolicy: cachePolicy, logger: logger)
     }
 
     /// Sends a pipeline request through the cache.
@@ -172,13 +177,17 @@ public struct HTTPCacheClient: Sendable {
     ///     the configuration's.
     ///   - values: Typed values for this request's `InterceptorContext.values`, read by the interceptors
     ///     (e.g. `RedirectInterceptor.ModeKey` to return a redirect instead of following it).
+    ///   - logger: Where this request's log lines go, every interceptor's and the transport's (its context's
+    ///     `InterceptorContext.logger`), a background revalidation it starts included; the configuration's
+    ///     ``Configuration/logger`` when `nil`.
     /// - Returns: The response.
     /// - Throws: `CacheChainError`.
     public func send(
         _ request: PipelineRequest,
         cachePolicy: RequestCachePolicy? = nil,
         timeout: Duration? = nil,
-        values: ContextValues = ContextValues()
+        values: ContextValues = ContextValues(),
+        logger: Logger? = nil
     ) async throws -> PipelineResponse {
         guard let scheme = request.head.scheme, !scheme.isEmpty,
             let authority = request.head.authority, !authority.isEmpty
@@ -195,6 +204,7 @@ public struct HTTPCacheClient: Sendable {
         request.timeout = timeout ?? request.timeout ?? configuration.timeout
         var context = sharedContext
         context.values = values
+        if let logger { context.logger = logger }
         // The request runs where its caller runs: a hit crosses no thread, a miss crosses to the transport's
         // I/O thread and back (`CurlTransport.taskExecutor` lets a caller run on that thread instead).
         return try await pipeline.send(request, context: context)
