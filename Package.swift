@@ -428,7 +428,8 @@ let package = Package(
         .testTarget(
             name: "CacheChainIntegrationTests",
             dependencies: [
-                "CacheChain", "CacheChainCurl", "CacheChainAsyncHTTPClient", "CacheChainLoopback", "CacheChainTesting", httpTypes,
+                "CacheChain", "CacheChainCurl", "CacheChainAsyncHTTPClient", "CacheChainLoopback", "CacheChainTesting", httpTypes, logging,
+                .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

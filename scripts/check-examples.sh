@@ -33,7 +33,7 @@ expect() {
 expect QuickStart "1st GET: MISS" "Cache-Status: CacheChain; fwd=uri-miss; fwd-status=200; stored" "2nd GET: HIT" "Cache-Status: CacheChain; hit; ttl=" "GET Range bytes=0-4: HIT" "→ 206 Content-Range: bytes 0-4/22" "reloadRevalidatingCacheData: REVALIDATED" "after removeAllCachedResponses: MISS" \
     '1st stream GET /download: MISS 262144 bytes' '2nd stream GET /download: HIT 262144 bytes'
 expect CustomPipeline 'builder GET #1: MISS' 'builder GET #2: HIT' 'array GET #1: MISS' 'array GET #2: HIT' "builder GET on the libcurl thread's executor: REVALIDATED" 'origin saw 3 requests'
-expect WritingAnInterceptor 'GET /api/items: MISS' 'GET /api/items: HIT' 'GET /login: MISS' 'GET /login: MISS' 'origin saw /api/items 1×, /login 2×'
+expect WritingAnInterceptor 'GET /api/items: MISS' 'GET /api/items: HIT' 'GET /login: MISS' 'GET /login: MISS' 'hits seen by the outer interceptor: 1' 'origin saw /api/items 1×, /login 2×'
 expect GraphQLCaching 'query { user(id: 1) }: MISS 200' "override: rule 'graphql': max-age=60 (the origin gave no lifetime)" \
     'query { user(id: 1) } again: HIT 200' "body-keyed: rule 'graphql': POST keyed by its body" 'Cache-Status: CacheChain; hit; ttl=60' \
     'query { user(id: 2) }: MISS 200' 'query { user(id: 1) } by another user: MISS 200' 'mutation: BYPASS 200' \

@@ -20,10 +20,12 @@ public import NIOCore
 /// - The transport either creates its own `HTTPClient` from an `HTTPClient.Configuration` (TLS trust, HTTP/2,
 ///   connection pool, proxy, decompression: AsyncHTTPClient's settings) and shuts it down in ``shutdown()``, or
 ///   uses one you own (``init(client:decompresses:configuration:)``), which it never shuts down.
-/// - Redirects are never followed here: the cache must see each hop, so following them is the job of a
-///   `RedirectInterceptor` outside the cache. A client the transport creates has redirects disallowed; a
-///   client you pass must have too (`redirectConfiguration: .disallow`), or a followed redirect fails the
-///   request with `invalid-configuration` rather than being cached under the wrong URL.
+/// - Redirects are never followed here: the cache must see each hop, so `HTTPCacheClient` follows them itself,
+///   through the cache (its `RedirectInterceptor`). A client the transport creates has redirects disallowed; a
+///   client you pass must have too (`redirectConfiguration: .disallow`): one that follows them, such as
+///   `HTTPClient.shared`, is refused by ``init(client:decompresses:configuration:)`` with `invalid-configuration`
+///   (and, should its setting be unreadable, a redirect it followed fails the request the same way rather than
+///   being cached under the wrong URL).
 /// - With decompression on (`HTTPClient.Configuration.decompression`), AsyncHTTPClient asks for and decodes
 ///   gzip and deflate; the transport then drops `Content-Encoding` and `Content-Length` from the head, so what
 ///   the cache stores describes the decoded body.
@@ -62,17 +64,46 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         self.ownsClient = true
     }
 
-    /// Creates a transport over an `HTTPClient` you own and shut down yourself.
+    /// Creates a transport over an `HTTPClient` you own and shut down yourself, one created with
+    /// `HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))`
+    /// for example (`HTTPClient.shared` follows redirects, so it is refused).
+    ///
     /// - Parameters:
     ///   - client: The client; create it with `redirectConfiguration: .disallow`.
     ///   - decompresses: Whether the client was created with decompression enabled (the transport then drops
     ///     `Content-Encoding` and `Content-Length` from decoded responses).
     ///   - configuration: The transport's timeout and body limits.
-    public init(client: HTTPClient, decompresses: Bool = false, configuration: Configuration = Configuration()) {
+    /// - Throws: `invalid-configuration` when `client` follows redirects itself (`HTTPClient.shared` and
+    ///   AsyncHTTPClient's default configuration do): the cache would store each final response under the first
+    ///   URL and never see the hops.
+    public init(client: HTTPClient, decompresses: Bool = false, configuration: Configuration = Configuration()) throws(CacheChainError) {
+        if Self.followsRedirects(client) == true {
+            throw CacheChainError(
+                .invalidConfiguration,
+                "AsyncHTTPClientTransport(client:) was given an HTTPClient that follows redirects itself (HTTPClient.shared and "
+                    + "HTTPClient.Configuration() do), so the cache would store each final response under the first URL; pass one "
+                    + "created with redirectConfiguration: .disallow, e.g. HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, "
+                    + "configuration: .init(redirectConfiguration: .disallow)), or use AsyncHTTPClientTransport(clientConfiguration:): "
+                    + "HTTPCacheClient follows redirects itself, through the cache"
+            )
+        }
         self.configuration = configuration
         self.client = client
         self.ownsClient = false
         self.decompresses = decompresses
+    }
+
+    /// Whether `client` follows redirects itself: AsyncHTTPClient keeps its configuration internal, so it is read
+    /// by reflection (`configuration.redirectConfiguration.mode`); `nil` when it cannot be read (the check in
+    /// ``send(_:context:)`` still refuses a followed redirect).
+    /// - Parameter client: The client.
+    /// - Returns: `true` for `.follow`, `false` for `.disallow`, `nil` when unknown.
+    static func followsRedirects(_ client: HTTPClient) -> Bool? {
+        guard let mode = Mirror(reflecting: client).descendant("configuration", "redirectConfiguration", "mode") else { return nil }
+        let description = String(describing: mode)
+        if description.hasPrefix("follow") { return true }
+        if description.hasPrefix("disallow") { return false }
+        return nil
     }
 
     deinit {

@@ -49,6 +49,22 @@ extension HTTPCacheClient {
         /// (`BodyKeyedCachingRule`); empty (never cached) by default. They are inputs of the cache policy's plan:
         /// the request is handled as a `GET` under its body key and sent with its own method and body.
         public var bodyKeyedCaching: [BodyKeyedCachingRule]
+        /// Whether redirects are followed, as URLSession and AsyncHTTPClient do; `true` by default. The default
+        /// chain then starts with a `RedirectInterceptor` (unless ``outerInterceptors`` already has one): each hop
+        /// goes through the whole chain, so it gets its own cache lookup and storage decision, and
+        /// `Authorization`, `Cookie` and `Proxy-Authorization` are dropped when a hop leaves the first origin.
+        /// When `false`, a `3xx` is returned as is; one request can ask for that too with
+        /// `RedirectInterceptor.ModeKey` set to `.manual`.
+        public var isRedirectFollowingEnabled: Bool
+        /// The most redirects followed for one request (10 by default); one more is an `invalid-request` error
+        /// naming the hops.
+        public var maximumRedirects: Int
+        /// Interceptors placed inside the storage decision, just before the transport, outermost first: they run on
+        /// every network exchange (a miss, a revalidation, a background revalidation) and never on a hit, and the
+        /// response they return is what the storage decision sees and stores (OkHttp's network interceptors).
+        /// Use them to shape what is cached, e.g. a minimum lifetime; use ``outerInterceptors`` to shape what the
+        /// caller sees.
+        public var networkInterceptors: [any HTTPInterceptor]
 
         /// Creates a configuration.
         /// - Parameters:
@@ -68,6 +84,9 @@ extension HTTPCacheClient {
         ///   - policyOverrides: Rules overriding the origin's caching headers; none by default.
         ///   - isRangeServingEnabled: Ranges answered from the cache (the default) or always sent to the origin.
         ///   - bodyKeyedCaching: Rules for caching `POST`/`QUERY` by body; none by default.
+        ///   - isRedirectFollowingEnabled: Redirects followed (the default) or returned as is.
+        ///   - maximumRedirects: The most redirects followed for one request; 10 by default.
+        ///   - networkInterceptors: Interceptors between the storage decision and the transport; none by default.
         public init(
             storage: (any CacheStorage)? = nil,
             requestCachePolicy: RequestCachePolicy = .useProtocolCachePolicy,
@@ -84,8 +103,14 @@ extension HTTPCacheClient {
             isRequestCoalescingEnabled: Bool = true,
             policyOverrides: [PolicyOverrideRule] = [],
             isRangeServingEnabled: Bool = true,
-            bodyKeyedCaching: [BodyKeyedCachingRule] = []
+            bodyKeyedCaching: [BodyKeyedCachingRule] = [],
+            isRedirectFollowingEnabled: Bool = true,
+            maximumRedirects: Int = 10,
+            networkInterceptors: [any HTTPInterceptor] = []
         ) {
+            self.isRedirectFollowingEnabled = isRedirectFollowingEnabled
+            self.maximumRedirects = maximumRedirects
+            self.networkInterceptors = networkInterceptors
             self.bodyKeyedCaching = bodyKeyedCaching
             self.policyOverrides = policyOverrides
             self.isRangeServingEnabled = isRangeServingEnabled

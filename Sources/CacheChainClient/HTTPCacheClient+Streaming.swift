@@ -1,6 +1,7 @@
 public import CacheChainCore
 public import CacheChainPolicy
 public import HTTPTypes
+public import Logging
 
 extension HTTPCacheClient {
     /// Sends a request through the cache and hands `handle` the response while its body arrives: a miss is read
@@ -34,6 +35,7 @@ extension HTTPCacheClient {
     ///   - request: The request; it needs a scheme and an authority.
     ///   - body: An optional request body.
     ///   - bufferLimit: The most bytes waiting for `handle` before the transfer waits; 1 MiB by default.
+    ///   - logger: Where this request's log lines go; the configuration's `Configuration.logger` when `nil`.
     ///   - isolation: The actor `handle` runs on; the caller's own by default (`#isolation`).
     ///   - handle: Reads the response; its body can be read once, only during this call.
     /// - Returns: What `handle` returns.
@@ -43,6 +45,7 @@ extension HTTPCacheClient {
         _ request: HTTPRequest,
         body: HTTPBody? = nil,
         bufferLimit: Int = ResponseBodyStream.defaultBufferLimit,
+        logger: Logger? = nil,
         isolation: isolated (any Actor)? = #isolation,
         _ handle: (StreamedResponse) async throws -> Result
     ) async throws -> Result {
@@ -53,7 +56,7 @@ extension HTTPCacheClient {
         return try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
             group.addTask { [self, values] in
                 do {
-                    stream.finish(.success(try await send(pipelineRequest, values: values)))
+                    stream.finish(.success(try await send(pipelineRequest, values: values, logger: logger)))
                 } catch {
                     stream.finish(.failure(error))
                 }
@@ -79,7 +82,7 @@ extension HTTPCacheClient {
     }
 
     /// A response whose body is read while it arrives, handed to the closure of
-    /// ``HTTPCacheClient/stream(_:body:bufferLimit:isolation:_:)``.
+    /// ``HTTPCacheClient/stream(_:body:bufferLimit:logger:isolation:_:)``.
     public struct StreamedResponse: Sendable {
         /// The response head as the application sees it.
         public let head: HTTPResponse

@@ -2,6 +2,7 @@ public import CacheChainCore
 import CacheChainInterceptors
 public import CacheChainPolicy
 public import HTTPTypes
+public import Logging
 
 /// An HTTP client with a cache in front of its transport: the counterpart of a `URLSession` with a
 /// `URLCache`.
@@ -14,13 +15,26 @@ public import HTTPTypes
 /// print(second.cacheStatus)               // hit
 /// ```
 /// The default chain is ``defaultInterceptors(for:)``:
-/// `configuration.outerInterceptors → CachePolicy → Revalidation → StorageDecision → transport`, where coalescing,
+/// ```
+///  caller ─▶ Redirect → outerInterceptors → CachePolicy → Revalidation → StorageDecision → networkInterceptors → transport
+///                                             └─ a hit returns from here; a miss or a revalidation goes on
+/// ```
+/// Outer interceptors see every request and the response the caller gets; network interceptors see only network
+/// exchanges, and what they return is what is stored. Coalescing,
 /// ranges, policy overrides and body keys are inputs of the cache policy's one plan per request;
 /// ``init(pipeline:configuration:)`` takes a pipeline you compose yourself.
 ///
+/// ## Redirects
+///
+/// Redirects are followed by default, as URLSession and AsyncHTTPClient do: `301`, `302`, `303`, `307` and `308`
+/// with a `Location`, at most ``Configuration/maximumRedirects`` (10) hops, each through the whole chain (its own
+/// lookup and storage decision: a cacheable `301` is served from the cache next time). `Authorization`, `Cookie`
+/// and `Proxy-Authorization` are not sent to an origin other than the first request's. Turn following off with
+/// ``Configuration/isRedirectFollowingEnabled``, or per request with `RedirectInterceptor.ModeKey` (`.manual`).
+///
 /// ## Request targets
 ///
-/// ``send(_:cachePolicy:timeout:values:)`` (which ``data(for:body:cachePolicy:)``, `stream`, the URLSession
+/// ``send(_:cachePolicy:timeout:values:logger:)`` (which ``data(for:body:cachePolicy:logger:)``, `stream`, the URLSession
 /// and OpenAPI adapters and `cachechain` use) normalises each request's path and query once, as RFC 3986 §6.2.2
 /// says, and sends that target: what is fetched is what is keyed, and policy-override and body-keyed rules
 /// match it too. Percent-encoded unreserved characters are decoded in either case (`%2e`, `%2E` → `.`,
@@ -77,14 +91,20 @@ public struct HTTPCacheClient: Sendable {
             .compactMap { ($0 as? CachePolicyInterceptor)?.revalidationQueue }.first ?? RevalidationQueue()
     }
 
-    /// The built-in chain for a configuration: its outer interceptors, then cache policy (with the configuration's
-    /// coalescing, range serving, policy overrides and body keys as inputs of its plan), revalidation and storage
-    /// decision (with the configuration's `willCacheResponse` hook).
+    /// The built-in chain for a configuration: a `RedirectInterceptor` (when
+    /// ``Configuration/isRedirectFollowingEnabled`` and the outer interceptors have none), its outer interceptors,
+    /// then cache policy (with the configuration's coalescing, range serving, policy overrides and body keys as
+    /// inputs of its plan), revalidation, storage decision (with the configuration's `willCacheResponse` hook) and
+    /// its network interceptors, just before the transport.
     /// - Parameter configuration: The configuration.
     /// - Returns: The interceptors, outermost first (a new `CachePolicyInterceptor`, with its own in-flight requests
     ///   and revalidation queue, each call).
     public static func defaultInterceptors(for configuration: Configuration) -> [any HTTPInterceptor] {
-        configuration.outerInterceptors + [
+        let followsRedirects =
+            configuration.isRedirectFollowingEnabled && !configuration.outerInterceptors.contains { $0 is RedirectInterceptor }
+        let redirects: [any HTTPInterceptor] =
+            followsRedirects ? [RedirectInterceptor(maximumRedirects: configuration.maximumRedirects)] : []
+        return redirects + configuration.outerInterceptors + [
             CachePolicyInterceptor(
                 revalidationQueue: configuration.isStaleWhileRevalidateEnabled ? RevalidationQueue() : nil,
                 isRequestCoalescingEnabled: configuration.isRequestCoalescingEnabled,
@@ -97,7 +117,7 @@ public struct HTTPCacheClient: Sendable {
                 maximumEntryFraction: configuration.maximumEntryFraction,
                 willCacheResponse: configuration.willCacheResponse
             ),
-        ]
+        ] + configuration.networkInterceptors
     }
 
     /// Creates a client, runs `body` with it and waits for its background revalidations before returning.
@@ -128,14 +148,18 @@ public struct HTTPCacheClient: Sendable {
     ///   - request: The request; it needs a scheme and an authority.
     ///   - body: An optional request body.
     ///   - cachePolicy: This request's policy; the configuration's ``Configuration/requestCachePolicy`` when `nil`.
+    ///   - logger: Where this request's log lines go (the chain's interceptors and the transport log to it through
+    ///     `InterceptorContext.logger`), as AsyncHTTPClient's `execute(_:deadline:logger:)`; the configuration's
+    ///     ``Configuration/logger`` when `nil`.
     /// - Returns: The response with its `PipelineResponse.cacheStatus` and decision `PipelineResponse.trace`.
     /// - Throws: `CacheChainError` (`invalid-request`, `not-in-cache`, `transport-failed`, …).
     public func data(
         for request: HTTPRequest,
         body: HTTPBody? = nil,
-        cachePolicy: RequestCachePolicy? = nil
+        cachePolicy: RequestCachePolicy? = nil,
+        logger: Logger? = nil
     ) async throws -> PipelineResponse {
-        try await send(PipelineRequest(head: request, body: body), cachePolicy: cachePolicy)
+        try await send(PipelineRequest(head: request, body: body), cachePolicy: cachePolicy, logger: logger)
     }
 
     /// Sends a pipeline request through the cache.
@@ -153,13 +177,17 @@ public struct HTTPCacheClient: Sendable {
     ///     the configuration's.
     ///   - values: Typed values for this request's `InterceptorContext.values`, read by the interceptors
     ///     (e.g. `RedirectInterceptor.ModeKey` to return a redirect instead of following it).
+    ///   - logger: Where this request's log lines go, every interceptor's and the transport's (its context's
+    ///     `InterceptorContext.logger`), a background revalidation it starts included; the configuration's
+    ///     ``Configuration/logger`` when `nil`.
     /// - Returns: The response.
     /// - Throws: `CacheChainError`.
     public func send(
         _ request: PipelineRequest,
         cachePolicy: RequestCachePolicy? = nil,
         timeout: Duration? = nil,
-        values: ContextValues = ContextValues()
+        values: ContextValues = ContextValues(),
+        logger: Logger? = nil
     ) async throws -> PipelineResponse {
         guard let scheme = request.head.scheme, !scheme.isEmpty,
             let authority = request.head.authority, !authority.isEmpty
@@ -176,6 +204,7 @@ public struct HTTPCacheClient: Sendable {
         request.timeout = timeout ?? request.timeout ?? configuration.timeout
         var context = sharedContext
         context.values = values
+        if let logger { context.logger = logger }
         // The request runs where its caller runs: a hit crosses no thread, a miss crosses to the transport's
         // I/O thread and back (`CurlTransport.taskExecutor` lets a caller run on that thread instead).
         return try await pipeline.send(request, context: context)

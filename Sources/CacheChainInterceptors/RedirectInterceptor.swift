@@ -4,12 +4,14 @@ import HTTPTypes
 
 /// Follows redirects above the cache, so that the cache sees — and may store — every hop.
 ///
-/// Put it first (outermost), e.g. in `Configuration.outerInterceptors`. A `301`, `302`, `303`, `307` or
+/// `HTTPCacheClient`'s default chain starts with one (`Configuration.isRedirectFollowingEnabled`,
+/// `Configuration.maximumRedirects`); in a pipeline you compose, put it first (outermost). A `301`, `302`, `303`, `307` or
 /// `308` with a `Location` is followed by sending the next hop through the whole pipeline again
 /// (`InterceptorChain.outermost`), so each hop gets its own cache lookup and storage decision, as
 /// RFC 9111 allows for each response. `303` (and `301`/`302` after `POST`) continue with `GET` and no body;
-/// `307`/`308` keep the method and body. `Authorization` and `Cookie` are dropped when a hop leaves the
-/// original origin. More than ``maximumRedirects`` hops is an `invalid-request` error naming the chain.
+/// `307`/`308` keep the method and body. `Authorization`, `Cookie` and `Proxy-Authorization` are dropped when a
+/// hop leaves the original origin (scheme, host or port), as browsers and AsyncHTTPClient do, and are not sent
+/// again on later hops, even back to that origin. More than ``maximumRedirects`` hops is an `invalid-request` error naming the chain.
 /// Outside a `Pipeline` (unbound) it returns the 3xx as is.
 ///
 /// A request whose context carries ``Mode/manual`` under ``ModeKey`` is not followed: its 3xx is returned
@@ -95,6 +97,7 @@ public struct RedirectInterceptor: ChainBoundInterceptor {
         if target.scheme != request.head.scheme?.lowercased() || target.authority.lowercased() != request.head.authority?.lowercased() {
             nextRequest.head.headerFields[.authorization] = nil
             nextRequest.head.headerFields[.cookie] = nil
+            nextRequest.head.headerFields[.proxyAuthorization] = nil
         }
         var inner = context
         inner.values[HopsKey.self] = hops

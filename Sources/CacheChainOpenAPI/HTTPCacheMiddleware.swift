@@ -17,7 +17,7 @@ public import OpenAPIRuntime
 /// ```
 ///
 /// Every operation goes through the default chain (`configuration.outerInterceptors → CachePolicy →
-/// Revalidation → StorageDecision`) with the rest of the middleware chain (the later middlewares, then the
+/// Revalidation → StorageDecision → configuration.networkInterceptors`, without redirect following) with the rest of the middleware chain (the later middlewares, then the
 /// transport) as the pipeline's transport: safe operations are answered from the cache by RFC 9111 (fresh
 /// hits never reach `next`; stale ones are revalidated with a conditional request), unsafe ones invalidate
 /// what they change. Put it first in `middlewares` to cache what the rest of the chain produces, or after a
@@ -47,11 +47,15 @@ public struct HTTPCacheMiddleware: ClientMiddleware {
     /// Creates the middleware with CacheChain's default chain.
     /// - Parameters:
     ///   - configuration: Storage, policies, hooks and outer interceptors, as for `HTTPCacheClient`; its
-    ///     `isStaleWhileRevalidateEnabled` is turned off (see the type's discussion).
+    ///     `isStaleWhileRevalidateEnabled` is turned off (see the type's discussion), and so is its
+    ///     `isRedirectFollowingEnabled`: redirects are the OpenAPI transport's to follow.
     ///   - bodyLimits: Memory limit, spool directory and size limit for bodies.
     public init(configuration: HTTPCacheClient.Configuration = HTTPCacheClient.Configuration(), bodyLimits: BodyLimits = BodyLimits()) {
         var configuration = configuration
         configuration.isStaleWhileRevalidateEnabled = false
+        // The rest of the chain is reached by the operation's relative path only, so a redirect cannot be sent
+        // there as a new hop: the OpenAPI transport follows redirects (or not) as it is configured to.
+        configuration.isRedirectFollowingEnabled = false
         self.client = HTTPCacheClient(transport: DownstreamTransport(), configuration: configuration)
         self.bodyLimits = bodyLimits
     }

@@ -57,9 +57,12 @@ struct BatchCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("max-inline-body"),
-        help: ArgumentHelp("The largest response body inlined in a reply line, in bytes.", valueName: "bytes")
+        help: ArgumentHelp("The largest response body inlined in a reply line, in bytes or with a K, M or G suffix.", valueName: "size")
     )
-    var maximumInlineBody: Int = BatchBodyLimit.defaultMaximumInlineSize
+    var maximumInlineBodySize = ByteCount(BatchBodyLimit.defaultMaximumInlineSize)
+
+    /// `--max-inline-body` in bytes.
+    var maximumInlineBody: Int { maximumInlineBodySize.bytes }
 
     @Option(
         name: .customLong("body-dir"),

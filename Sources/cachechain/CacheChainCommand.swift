@@ -16,7 +16,16 @@ struct CacheChainCommand: AsyncParsableCommand {
             `batch` drives a cache from any language through JSON lines.
 
             Exit codes: 0 success; 1 runtime failure (network, cache directory, key file, or nothing \
-            stored where that is the question); 64 invalid usage (bad or conflicting options).
+            stored where that is the question); 22 get --fail and an HTTP status of 400 or more (curl's \
+            code); 28 get -m and the request took longer (curl's code); 64 invalid usage (bad or conflicting \
+            options, or an option the subcommand does not take).
+
+            Sizes (--disk-capacity, --memory-capacity, --max-inline-body) take bytes or a K, M or G suffix \
+            (powers of 1024): 512M, 2G.
+
+            Shell completion: cachechain --generate-completion-script bash (or zsh, fish) prints a script; \
+            e.g. cachechain --generate-completion-script bash > /etc/bash_completion.d/cachechain, or for \
+            zsh into a directory of your $fpath as _cachechain.
             """,
         version: version,
         subcommands: [

@@ -4,7 +4,9 @@ import CacheChainEncryption
 import Foundation
 
 /// The options of the subcommands that work on a persistent cache directory (`get`, `stats`, `ls`, `purge`,
-/// `explain`): where it is, its capacity, and the encrypted HTTPS tier.
+/// `explain`): where it is and its encrypted HTTPS tier (``CacheLocationOptions``); `get` adds
+/// ``CacheStoreOptions``. The capacity is the one recorded in the directory (``CapacityRecord``) unless a storing
+/// command is given one.
 ///
 /// Layout: a `DiskStorage` in the directory itself holds plain (HTTP) responses; with `--encrypt-https` the
 /// HTTPS responses are sealed into a second `DiskStorage` in `<dir>/encrypted` with the keys of `--key-file`
@@ -12,18 +14,18 @@ import Foundation
 /// response in clear next to an encrypted tier, no key created without `--create-key`, no key that does not
 /// hold the tier's key.
 struct CacheDirectoryOptions: ParsableArguments {
-    /// The cache flags every subcommand shares.
-    @OptionGroup var shared: CacheOptions
+    /// Where the cache is: `--backend`, `--cache-dir`, `--encrypt-https`, `--key-file`.
+    @OptionGroup var location: CacheLocationOptions
 
     /// `--key-file`.
-    var keyFile: String? { shared.keyFile }
+    var keyFile: String? { location.keyFile }
     /// Whether HTTPS responses go to the encrypted tier: `--encrypt-https` or `--backend encrypted`.
     var encryptHTTPS: Bool { backend == .encrypted }
     /// The backend: `disk` by default.
-    var backend: StorageBackend { shared.resolvedBackend(default: .disk) }
+    var backend: StorageBackend { location.resolvedBackend(default: .disk) }
 
     func validate() throws {
-        try shared.validate(allowed: [.disk, .encrypted, .redis, .tieredRedis], default: .disk, command: "this command")
+        try location.validate(allowed: [.disk, .encrypted, .redis, .tieredRedis], default: .disk, command: "this command")
         if encryptHTTPS, keyFile == nil { throw ValidationError("--encrypt-https (--backend encrypted) needs --key-file <file>") }
         if keyFile != nil, !encryptHTTPS { throw ValidationError("--key-file is only used with --encrypt-https (--backend encrypted)") }
     }
@@ -36,7 +38,6 @@ struct CacheDirectoryOptions: ParsableArguments {
     /// - Throws: `ValidationError` (exit 64).
     func validateKeyFile(createKey: Bool) throws {
         if createKey, !encryptHTTPS { throw ValidationError("--create-key is only used with --encrypt-https --key-file") }
-        if shared.createKey, !createKey { throw ValidationError("--create-key is only used by the commands that store (get, batch)") }
         if encryptHTTPS, let keyFile { try encryptedTier.validate(keyFile: keyFile, createKey: createKey) }
     }
 
@@ -58,7 +59,7 @@ struct CacheDirectoryOptions: ParsableArguments {
     }
 
     /// The cache directory: `--cache-dir`, else `$XDG_CACHE_HOME/cachechain`, else `~/.cache/cachechain`.
-    var directory: String { shared.directory }
+    var directory: String { location.directory }
 
     /// Refuses, for the commands that read a directory (`stats`, `ls`, `purge`, `explain`), the backends and
     /// flags they do not use.
@@ -80,16 +81,19 @@ struct CacheDirectoryOptions: ParsableArguments {
     ///     commands that only read.
     ///   - accessMode: `readOnly` for the commands that only read (`stats`, `ls`, `explain`, and `get` when the
     ///     cache cannot be written): nothing in the directory is created or changed.
+    ///   - capacity: The disk capacity per tier; `nil` for the one recorded in the directory (else 1 GiB).
     /// - Throws: `CacheChainError` when the directory or the key file cannot be used, or the key file does not
     ///   hold the tier's key.
     func makeConfiguration(
         createKey: Bool = false,
         recordsKey: Bool = true,
-        accessMode: DiskStorage.AccessMode = .readWrite
+        accessMode: DiskStorage.AccessMode = .readWrite,
+        capacity: Int? = nil
     ) throws -> HTTPCacheClient.Configuration {
+        let capacity = CapacityRecord.capacity(given: capacity, in: directory)
         let keys = try keyFile.map { try encryptedTier.openKeys(keyFile: $0, createKey: createKey, records: recordsKey) }
         func open(_ directory: String) throws -> DiskStorage {
-            try DiskStorage(configuration: .init(directory: directory, capacity: shared.diskCapacity, accessMode: accessMode))
+            try DiskStorage(configuration: .init(directory: directory, capacity: capacity, accessMode: accessMode))
         }
         var configuration = HTTPCacheClient.Configuration(storage: try open(directory))
         if encryptHTTPS, let keys {

@@ -41,6 +41,22 @@ struct ListedEntry {
             : "stale by \(Int(freshness.staleness)) s"
     }
 
+    /// One JSON object (`ls --json`): method, url, variant, status, bytes, stored_at, fresh, ttl or stale_by.
+    var jsonLine: String {
+        var object: [String: Any] = [
+            "method": entry.key.method, "url": entry.key.url, "variant": entry.variantKey,
+            "status": entry.cached.response.status.code, "bytes": entry.cached.body.count,
+            "stored_at": entry.storedAt.formatted(.iso8601), "fresh": freshness.isFresh,
+        ]
+        if freshness.isFresh {
+            object["ttl"] = Int(freshness.remainingFreshness)
+        } else {
+            object["stale_by"] = Int(freshness.staleness)
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// One line: URL, status, size, stored date, freshness.
     var line: String {
         // A format style, not a new ISO8601DateFormatter per line (which cost more than the rest of the line).

@@ -7,7 +7,7 @@ import Foundation
 struct GetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
-        abstract: "GET a URL through the cache: the body on stdout, the cache status and decision trace on stderr.",
+        abstract: "GET a URL through the cache, like curl: the body on stdout; -v or --trace show what the cache did.",
         discussion: """
             The cache persists in --cache-dir between runs: the first get of a cacheable URL is a MISS, the \
             next a HIT (or REVALIDATED once stale). With --encrypt-https --key-file F, HTTPS responses are \
@@ -20,15 +20,21 @@ struct GetCommand: AsyncParsableCommand {
             it. A Redis that is down, slow or refusing never fails the request: it is fetched from the origin \
             and the trace says why nothing was read or stored.
 
-            Like curl: -X METHOD, -H 'Name: value', -d DATA (@file, @-), -o FILE, -i (status line, header \
-            fields with the cache's Cache-Status (RFC 9211), a blank line, then the body) and --fail.
+            Like curl: -X METHOD, -H 'Name: value', -d DATA (@file, @-), -A AGENT, -o FILE, -i (status line, \
+            header fields with the cache's Cache-Status (RFC 9211), a blank line, then the body), -I (HEAD, the \
+            head only), -L (follow redirects, each hop through the cache), -m SECONDS, --fail, -s/-S, -v (the \
+            request sent as '> ' lines, the response's fields as '< ' lines, then the cache's trace as '* ' \
+            lines) and -w FORMAT (%{http_code}, %{cache_status}…). Stderr carries only warnings and errors \
+            unless -v or --trace ask for more; -s silences it.
 
-            Exit codes: 0 success (any HTTP status without --fail); 1 the request failed (network, TLS, \
-            timeout) or, with --policy returnCacheDataDontLoad / only-if-cached, nothing usable is stored; 22 \
-            with --fail, an HTTP status of 400 or more (curl's code); 64 invalid usage.
+            Exit codes: 0 success (any HTTP status without --fail); 1 the request failed (network, TLS) or, \
+            with --policy returnCacheDataDontLoad / only-if-cached, nothing usable is stored; 22 with --fail, \
+            an HTTP status of 400 or more (curl's code); 28 the request took longer than -m (curl's code); \
+            64 invalid usage (an option this subcommand does not take included).
 
             Example:
               cachechain get https://example.com/ -v
+              cachechain get https://example.com/ -s -o page.html -w '%{http_code} %{cache_status}\\n'
               cachechain get https://api.example.com/search -X QUERY -H 'Content-Type: application/json' -d @query.json -i
               cachechain get https://example.com/ --policy returnCacheDataDontLoad
               cachechain get https://example.com/ --backend redis --redis-url redis://127.0.0.1:6379/0
@@ -39,6 +45,8 @@ struct GetCommand: AsyncParsableCommand {
     var url: String
 
     @OptionGroup var cache: CacheDirectoryOptions
+
+    @OptionGroup var store: CacheStoreOptions
 
     @Option(
         help: ArgumentHelp(
@@ -57,17 +65,10 @@ struct GetCommand: AsyncParsableCommand {
 
     @OptionGroup var request: RequestOptions
 
-    @Flag(name: .shortAndLong, help: "Also print the cache key, the response's age and size, and timing on stderr.")
-    var verbose = false
+    @OptionGroup var output: GetOutputOptions
 
-    @Flag(
-        inversion: .prefixedNo,
-        help: "Show download progress on stderr (every MiB); on by default when stderr is a terminal."
-    )
-    var progress: Bool?
-
-    /// The Redis options (`--redis-url`, `--redis-namespace`…) of the shared cache flags.
-    private var redis: RedisOptions { cache.shared.redis }
+    /// The Redis options (`--redis-url`, `--redis-namespace`…).
+    private var redis: RedisOptions { store.redis }
 
     func validate() throws {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
@@ -76,13 +77,14 @@ struct GetCommand: AsyncParsableCommand {
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ValidationError("--cacert \(caFile): no such readable file")
         }
+        try redis.validate(usesRedis: cache.backend.usesRedis, backend: cache.backend.rawValue)
         guard cache.backend.usesDirectory else {
-            if cache.keyFile != nil || cache.shared.createKey {
+            if cache.keyFile != nil || store.createKey {
                 throw ValidationError("--key-file and --create-key are only used by --backend disk and encrypted")
             }
             return
         }
-        try cache.validateKeyFile(createKey: cache.shared.createKey)
+        try cache.validateKeyFile(createKey: store.createKey)
         if !cache.encryptHTTPS { try cache.encryptedTier.refusePlaintextWrites(remedy: "--encrypt-https --key-file <file>") }
     }
 
@@ -90,7 +92,7 @@ struct GetCommand: AsyncParsableCommand {
     func makeConfiguration() throws -> HTTPCacheClient.Configuration {
         switch cache.backend {
         case .redis, .tieredRedis:
-            .init(storage: try redis.makeStorage(tiered: cache.backend == .tieredRedis, memoryCapacity: cache.shared.memoryCapacity))
+            .init(storage: try redis.makeStorage(tiered: cache.backend == .tieredRedis, memoryCapacity: store.memoryCapacity.bytes))
         default: try writableOrFallbackConfiguration()
         }
     }
@@ -100,7 +102,10 @@ struct GetCommand: AsyncParsableCommand {
     /// cannot even be read: the URL is fetched without storing rather than not at all.
     private func writableOrFallbackConfiguration() throws -> HTTPCacheClient.Configuration {
         do {
-            return try cache.makeConfiguration(createKey: cache.shared.createKey)
+            let capacity = store.diskCapacity(in: cache.directory)
+            let configuration = try cache.makeConfiguration(createKey: store.createKey, capacity: capacity)
+            CapacityRecord.record(capacity, in: cache.directory)  // what stats shows, and later runs keep
+            return configuration
         } catch let error as CacheChainError where error.code == .storageFailed {
             if let readOnly = try? cache.makeConfiguration(recordsKey: false, accessMode: .readOnly) {
                 printError("warning: cannot write the cache in \(cache.directory) (\(error.message)); using it read-only: nothing will be stored")
@@ -112,6 +117,8 @@ struct GetCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        StandardErrorFilter.active = output.filter
+        let sent = SentRequestRecorder()
         let client: HTTPCacheClient
         do {
             let transport = CurlTransport(configuration: .init(
@@ -120,6 +127,11 @@ struct GetCommand: AsyncParsableCommand {
             var configuration = try makeConfiguration()
             // `-i` shows what the cache did as RFC 9211 says it: `Cache-Status: CacheChain; hit; ttl=540`.
             configuration.outerInterceptors.insert(CacheStatusInterceptor(policy: configuration.policy), at: 0)
+            // As curl: a 3xx is the answer unless -L asks to follow it (each hop then goes through the cache).
+            configuration.isRedirectFollowingEnabled = request.followRedirects
+            configuration.maximumRedirects = request.maximumRedirects
+            // `-v` shows the request as it went to the origin (with the validators a revalidation added).
+            if output.verbose { configuration.networkInterceptors.append(sent) }
             client = HTTPCacheClient(transport: transport, configuration: configuration)
         } catch {
             throw ToolExitCode.failing("Error: cannot open the cache in \(cache.backend.usesDirectory ? cache.directory : redis.description): \(error)")
@@ -129,10 +141,13 @@ struct GetCommand: AsyncParsableCommand {
         let response: PipelineResponse
         do {
             var values = ContextValues()
-            if progress ?? (isatty(STDERR_FILENO) == 1) { values[TransferProgressKey.self] = DownloadProgressLine.report }
-            response = try await client.send(pipelineRequest, cachePolicy: policy?.policy, values: values)
+            if output.showsProgress { values[TransferProgressKey.self] = DownloadProgressLine.report }
+            response = try await client.send(pipelineRequest, cachePolicy: policy?.policy, timeout: request.timeout, values: values)
         } catch let error as CacheChainError where error.code == .notInCache {
             throw ToolExitCode.failing("Error: nothing usable is stored for \(url), and the policy does not use the network")
+        } catch let error as CacheChainError where error.code == .timedOut && request.maxTime != nil {
+            printError("Error: \(pipelineRequest.head.method) \(url) took longer than -m \(request.maxTime ?? 0) s: \(error.message)")
+            throw ToolExitCode.timedOut
         } catch {
             throw ToolExitCode.failing("Error: \(pipelineRequest.head.method) \(url) failed: \(error)")
         }
@@ -140,13 +155,21 @@ struct GetCommand: AsyncParsableCommand {
             printError("warning: the response was not stored in \(cache.directory) (\(failure.detail)); it is served all the same")
         }
         let elapsed = ContinuousClock.now - started
-        printError("\(response.cacheStatus.label) \(response.head.status.code) \(url)")
-        for reason in response.trace { printError("  · \(reason)") }
-        if verbose {
-            printError("  key: \(CacheKey(pipelineRequest.head))")
-            printError("  age: \(response.head.headerFields[.age] ?? "0") s, \(response.body.count) bytes, \(elapsed)")
+        if output.verbose {
+            let version = response.userInfo[CurlTransport.NegotiatedHTTPVersionKey.self]?.description ?? "HTTP/1.1"
+            let lines = VerboseOutput.requestLines(sent.request ?? pipelineRequest.head, version: version, fromCache: sent.request == nil)
+                + VerboseOutput.responseLines(response)
+                + VerboseOutput.traceLines(response, url: url, prefix: "* ")
+                + ["* key: \(CacheKey(pipelineRequest.head))", "* age: \(response.head.headerFields[.age] ?? "0") s, \(response.body.count) bytes, \(elapsed)"]
+            for line in lines { printDiagnostic(line) }
+        } else if output.trace {
+            for line in VerboseOutput.traceLines(response, url: url, prefix: "") { printDiagnostic(line) }
         }
         try ResponseOutput(options: request).write(response, url: url)
+        if let format = output.writeOut {
+            let text = WriteOut(format: format).text(for: response, request: pipelineRequest.head, url: url, elapsed: ContinuousClock.now - started)
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
         if response.cacheStatus == .unsatisfiable { throw ToolExitCode.failure }
     }
 }

@@ -11,6 +11,9 @@ struct ListCommand: AsyncParsableCommand {
 
             Read-only: a directory without a cache is an error (exit 1), and nothing is created.
 
+            With --json, one JSON object per line (JSON Lines): method, url, variant, status, bytes, stored_at, \
+            fresh, and ttl (seconds of freshness left) or stale_by (seconds); the count line on stderr is left out.
+
             Exit codes: 0 success; 1 no cache in the directory, or it cannot be opened; 64 invalid usage.
 
             Example:
@@ -23,6 +26,9 @@ struct ListCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Only URLs starting with this prefix (scheme://host/path…).", valueName: "prefix"))
     var prefix: String?
 
+    @Flag(help: "Print one JSON object per entry and line instead of text.")
+    var json = false
+
     func validate() throws {
         try cache.validateDirectoryCommand("ls")
     }
@@ -31,11 +37,11 @@ struct ListCommand: AsyncParsableCommand {
         try cache.requireCache()
         let count: Int
         do {
-            count = try await ListedEntry.forEach(in: try cache.makeConfiguration(recordsKey: false, accessMode: .readOnly).storage, prefix: prefix) { print($0.line) }
+            count = try await ListedEntry.forEach(in: try cache.makeConfiguration(recordsKey: false, accessMode: .readOnly).storage, prefix: prefix) { print(json ? $0.jsonLine : $0.line) }
         } catch {
             throw ToolExitCode.failing("Error: cannot list the cache in \(cache.directory): \(error)")
         }
-        printError("\(count) entr\(count == 1 ? "y" : "ies")")
+        if !json { printError("\(count) entr\(count == 1 ? "y" : "ies")") }
         if cache.hasUnreadEncryptedTier {
             printError("note: \(cache.directory)/encrypted holds encrypted HTTPS entries; add --encrypt-https --key-file to list them")
         }

@@ -72,6 +72,8 @@ extension PipelineOptions {
     func makeClient(logger: Logger) throws -> (client: HTTPCacheClient, description: String) {
         let encrypted = try makeEncryptedStorage()  // the key is checked before any storage is opened
         let (storage, note) = try makeStorage()
+        // The capacity the directory now has, for `stats` and later runs without --disk-capacity.
+        if let cacheDir, note == nil { CapacityRecord.record(diskCapacity, in: cacheDir) }
         var configuration = HTTPCacheClient.Configuration(
             storage: storage,
             policy: CachePolicyConfiguration(
@@ -89,7 +91,7 @@ extension PipelineOptions {
     }
 
     /// The chain a client really runs, outermost first and ending with the transport, e.g.
-    /// `Redirect → RangeRequest → RequestCoalescing → CachePolicy → Revalidation → StorageDecision → libcurl`: each
+    /// `Redirect → CachePolicy (coalescing, ranges) → Revalidation → StorageDecision → libcurl`: each
     /// interceptor's type name without its `Interceptor` suffix.
     /// - Parameter client: The client.
     /// - Returns: The chain.

@@ -37,7 +37,7 @@ struct PipelineOptions: ParsableArguments {
 
     @Flag(
         inversion: .prefixedNo,
-        help: "Concurrent requests that one response can answer share one trip to the origin (default: on)."
+        help: "Concurrent requests that one response can answer share one trip to the origin."
     )
     var coalescing = true
 

@@ -123,7 +123,7 @@ struct PurgeCommand: AsyncParsableCommand {
             }
         }
         // With their space back, an empty index can usually be created now, for the commands that only read.
-        for directory in directories { _ = try? DiskStorage(directory: directory, capacity: cache.shared.diskCapacity) }
+        for directory in directories { _ = try? DiskStorage(directory: directory, capacity: CapacityRecord.capacity(given: nil, in: cache.directory)) }
         print("removed every entry (\(removed) entry file\(removed == 1 ? "" : "s") and the index); 0 left")
         if cache.hasUnreadEncryptedTier {
             printError("note: \(cache.directory)/encrypted (encrypted HTTPS entries) was not purged; add --encrypt-https --key-file")

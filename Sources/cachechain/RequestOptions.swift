@@ -2,8 +2,8 @@ import ArgumentParser
 import CacheChain
 import Foundation
 
-/// The request options `get` shares with curl: `-X`, `-H`, `-d`, and what to do with the reply (`-i`, `-o`,
-/// `--fail`), with curl's names and meanings.
+/// The request options `get` shares with curl: `-X`, `-H`, `-d`, `-A`, `-I`, `-m`, `-L`, and what to do with the
+/// reply (`-i`, `-o`, `--fail`), with curl's names and meanings.
 struct RequestOptions: ParsableArguments {
     @Option(
         name: [.customShort("X"), .customLong("request")],
@@ -49,7 +49,45 @@ struct RequestOptions: ParsableArguments {
     )
     var includeHeaders = false
 
+    @Flag(
+        name: [.customShort("I"), .customLong("head")],
+        help: "Send HEAD and print the status line and header fields only (curl's -I)."
+    )
+    var headOnly = false
+
+    @Option(
+        name: [.customShort("A"), .customLong("user-agent")],
+        help: ArgumentHelp("The User-Agent field to send (a -H 'User-Agent: …' wins), as curl's -A.", valueName: "name")
+    )
+    var userAgent: String?
+
+    @Option(
+        name: [.customShort("m"), .customLong("max-time")],
+        help: ArgumentHelp("The most seconds the request may take (decimals allowed); then it fails with exit 28, as curl's -m.", valueName: "seconds")
+    )
+    var maxTime: Double?
+
+    /// `-m` as the client's timeout.
+    var timeout: Duration? { maxTime.map { .milliseconds(Int(($0 * 1000).rounded())) } }
+
+    @Flag(
+        name: [.customShort("L"), .customLong("location")],
+        help: "Follow redirects (301, 302, 303, 307, 308), each hop through the cache, as curl's -L; Authorization and Cookie are not sent to another origin."
+    )
+    var followRedirects = false
+
+    @Option(
+        name: .customLong("max-redirs"),
+        help: ArgumentHelp("The most redirects -L follows; one more fails the request.", valueName: "count")
+    )
+    var maximumRedirects: Int = 10
+
     func validate() throws {
+        if maximumRedirects < 0 { throw ValidationError("--max-redirs must be 0 or more") }
+        if let maxTime, !(maxTime > 0) || maxTime > 86_400 { throw ValidationError("-m/--max-time must be more than 0 seconds (at most 86400)") }
+        if headOnly, !data.isEmpty { throw ValidationError("-I/--head sends HEAD, which has no body: drop -d or -I") }
+        if headOnly, let method, method.uppercased() != "HEAD" { throw ValidationError("-I/--head sends HEAD, not -X \(method): drop one of them") }
+        if let userAgent, userAgent.contains("\r") || userAgent.contains("\n") { throw ValidationError("-A: a User-Agent is one line") }
         if let method, HTTPRequest.Method(method) == nil {
             throw ValidationError("-X '\(method)' is not an HTTP method (a token such as GET, POST or QUERY)")
         }
@@ -64,7 +102,9 @@ struct RequestOptions: ParsableArguments {
     func makeRequest(url: String) throws -> PipelineRequest {
         var head = try HTTPRequest(url: url)
         let body = try requestBody()
-        if let method, let parsed = HTTPRequest.Method(method) {
+        if headOnly {
+            head.method = .head
+        } else if let method, let parsed = HTTPRequest.Method(method) {
             head.method = parsed
         } else if body != nil {
             head.method = .post
@@ -72,6 +112,7 @@ struct RequestOptions: ParsableArguments {
         for header in headers {
             if let field = try Self.field(header) { head.headerFields.append(field) }
         }
+        if let userAgent, head.headerFields[.userAgent] == nil { head.headerFields[.userAgent] = userAgent }
         if body != nil, head.headerFields[.contentType] == nil {
             head.headerFields[.contentType] = "application/x-www-form-urlencoded"
         }

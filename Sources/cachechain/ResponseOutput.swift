@@ -5,7 +5,7 @@ import CacheChainCurl
 import Foundation
 
 /// Where and how `get` writes a response, as curl does: the body, or with `-i` the status line (with its
-/// reason phrase) and header fields, a blank line, then the body; to stdout or the `-o` file; nothing with
+/// reason phrase) and header fields, a blank line, then the body (with `-I` the head alone); to stdout or the `-o` file; nothing with
 /// `--fail` and a status of 400 or more (exit 22).
 struct ResponseOutput {
     /// curl's exit code for `--fail` and an HTTP error (`CURLE_HTTP_RETURNED_ERROR`).
@@ -41,8 +41,8 @@ struct ResponseOutput {
         let handle = try outputHandle()
         defer { if options.output != nil { try? handle.close() } }
         do {
-            if options.includeHeaders { try handle.write(contentsOf: Data(Self.headText(of: response).utf8)) }
-            try response.body.forEachChunk { chunk in try handle.write(contentsOf: Data(chunk)) }
+            if options.includeHeaders || options.headOnly { try handle.write(contentsOf: Data(Self.headText(of: response).utf8)) }
+            if !options.headOnly { try response.body.forEachChunk { chunk in try handle.write(contentsOf: Data(chunk)) } }
         } catch {
             throw ToolExitCode.failing("Error: cannot write \(options.output ?? "stdout"): \(error)")
         }

@@ -8,7 +8,9 @@ struct StatsCommand: AsyncParsableCommand {
         commandName: "stats",
         abstract: "Show how many entries and bytes the cache directory holds, and its capacity.",
         discussion: """
-            Read-only: a directory without a cache is an error (exit 1), and nothing is created.
+            Read-only: a directory without a cache is an error (exit 1), and nothing is created. The capacity is \
+            the one the cache was created with (get or batch --disk-capacity, recorded in the directory; 1G when \
+            none was given), unless a later get or batch --disk-capacity changed it.
 
             Exit codes: 0 success; 1 no cache in the directory, or it cannot be opened; 64 invalid usage.
 
@@ -28,6 +30,7 @@ struct StatsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try cache.requireCache()
+        let recorded = CapacityRecord.read(in: cache.directory)
         let storage: any CacheStorage
         do {
             storage = try cache.makeConfiguration(recordsKey: false, accessMode: .readOnly).storage
@@ -39,15 +42,17 @@ struct StatsCommand: AsyncParsableCommand {
         if json {
             let object: [String: Any] = [
                 "directory": cache.directory, "entries": usage.entryCount, "bytes": usage.diskBytes,
-                "capacity": usage.diskCapacity, "format": DiskStorage.formatVersion, "encrypted_https": cache.encryptHTTPS,
+                "capacity": usage.diskCapacity, "capacity_recorded": recorded != nil, "format": DiskStorage.formatVersion,
+                "encrypted_https": cache.encryptHTTPS,
             ]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         } else {
             print("directory:       \(cache.directory)")
             print("entries:         \(usage.entryCount)")
-            print("bytes used:      \(usage.diskBytes)")
-            print("capacity:        \(usage.diskCapacity)")
+            print("bytes used:      \(usage.diskBytes) (\(ByteCount(usage.diskBytes).humanReadable))")
+            let note = recorded == nil ? ", not recorded: the default" : ""
+            print("capacity:        \(usage.diskCapacity) (\(ByteCount(usage.diskCapacity).humanReadable)\(note))")
             print("format version:  \(DiskStorage.formatVersion)")
             print("encrypted HTTPS: \(encrypted)")
         }

@@ -4,6 +4,8 @@ import ArgumentParser
 enum ToolExitCode {
     /// A runtime failure (an error message is printed on stderr).
     static let failure = ExitCode.failure
+    /// `get -m`: the request took longer (curl's `CURLE_OPERATION_TIMEDOUT`).
+    static let timedOut = ExitCode(28)
 
     /// Prints `message` on stderr and gives ``failure``, for `throw ToolExitCode.failing("Error: …")`.
     /// - Parameter message: The line to print, naming what failed and what to do.

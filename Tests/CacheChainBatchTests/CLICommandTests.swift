@@ -14,7 +14,7 @@ struct CLICommandTests: BatchSubprocessSuite {
         origin.route("/doc", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: "cached body", etag: "\"e1\""))
         let cache = ["--cache-dir", directory.appendingPathComponent("cache").path]
 
-        let first = try await run(["get", origin.url("/doc")] + cache, in: directory)
+        let first = try await run(["get", origin.url("/doc"), "--trace"] + cache, in: directory)
         #expect(first.status == 0)
         #expect(first.stdout == "cached body")
         #expect(first.stderr.contains("MISS 200"))
@@ -206,7 +206,7 @@ struct CLICommandTests: BatchSubprocessSuite {
         let keyFile = directory.appendingPathComponent("cache.key").path
         let encrypted = ["--cache-dir", cacheDirectory, "--encrypt-https", "--key-file", keyFile]
         for (expected, create) in [("MISS", ["--create-key"]), ("HIT", [])] {
-            let get = try await run(["get", origin.url("/s"), "--cacert", certificate] + encrypted + create, in: directory)
+            let get = try await run(["get", origin.url("/s"), "--trace", "--cacert", certificate] + encrypted + create, in: directory)
             #expect(get.stdout == marker)
             #expect(get.stderr.contains("\(expected) 200"))
         }
@@ -242,9 +242,9 @@ struct CLICommandTests: BatchSubprocessSuite {
     @Test("--help of the root and every subcommand exits 0 and names each option", arguments: [
         ([String](), ["demo", "get", "stats", "ls", "purge", "explain", "batch"]),
         (["demo"], ["--keep"]),
-        (["get"], ["--cache-dir", "--policy", "--cacert", "--include", "--header", "--request", "--data", "--output", "--fail", "--verbose", "--progress", "--encrypt-https", "--key-file", "--create-key", "Exit codes"]),
+        (["get"], ["--cache-dir", "--policy", "--cacert", "--include", "--header", "--request", "--data", "--output", "--fail", "--verbose", "--progress", "--encrypt-https", "--key-file", "--create-key", "Exit codes", "--silent", "--show-error", "--trace", "--location", "--max-redirs", "--head", "--user-agent", "--max-time", "--write-out"]),
         (["stats"], ["--cache-dir", "--json", "Exit codes"]),
-        (["ls"], ["--cache-dir", "--prefix", "Exit codes"]),
+        (["ls"], ["--cache-dir", "--prefix", "--json", "Exit codes"]),
         (["purge"], ["--url", "--prefix", "--since", "--expired", "--stale-older-than", "--all", "Exit codes"]),
         (["explain"], ["--cache-dir", "Exit codes"]),
     ])

@@ -71,7 +71,7 @@ struct CLIDamagedFilesTests: BatchSubprocessSuite {
         let cache = directory.appendingPathComponent("cache").path
         let keyFile = directory.appendingPathComponent("cache.key").path
         writeKeyFile(keyFile, id: "key-a")
-        let get = ["get", origin.url("/s"), "--cacert", certificate, "--cache-dir", cache, "--encrypt-https", "--key-file", keyFile]
+        let get = ["get", origin.url("/s"), "--trace", "--cacert", certificate, "--cache-dir", cache, "--encrypt-https", "--key-file", keyFile]
         #expect(try await run(get, in: directory).status == 0)
         let record = cache + "/encrypted/cachechain-key-id"
         try Data([0x6B, 0x65, 0x79, 0x2D, 0x01, 0x0A]).write(to: URL(fileURLWithPath: record))  // "key-a\n" with a → 0x01

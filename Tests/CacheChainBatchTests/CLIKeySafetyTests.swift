@@ -93,7 +93,7 @@ struct CLIKeySafetyTests: BatchSubprocessSuite {
         let wrong = directory.appendingPathComponent("wrong.key").path
         writeKeyFile(right, ids: ["key-right"])
         writeKeyFile(wrong, ids: ["key-wrong"])
-        let get = ["get", origin.url("/s"), "--cacert", certificate, "--cache-dir", cache, "--encrypt-https", "--key-file"]
+        let get = ["get", origin.url("/s"), "--trace", "--cacert", certificate, "--cache-dir", cache, "--encrypt-https", "--key-file"]
         #expect(try await run(get + [right], in: directory).status == 0)
 
         let refused = try await run(get + [wrong], in: directory)

@@ -18,16 +18,16 @@ struct CLIRedisTests: BatchSubprocessSuite {
         origin.route("/doc", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: "shared body"))
         let options = ["--backend", backend, "--redis-url", "redis://127.0.0.1:\(redis.port)/2", "--redis-namespace", "cli-\(backend)"]
 
-        let first = try await run(["get", origin.url("/doc")] + options, in: directory)
+        let first = try await run(["get", origin.url("/doc"), "--trace"] + options, in: directory)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout == "shared body")
         #expect(first.stderr.contains("MISS 200"), "\(first.stderr)")
-        let second = try await run(["get", origin.url("/doc")] + options, in: directory)
+        let second = try await run(["get", origin.url("/doc"), "--trace"] + options, in: directory)
         #expect(second.status == 0)
         #expect(second.stdout == "shared body")
         #expect(second.stderr.contains("HIT 200"), "\(second.stderr)")
         #expect(origin.requestCount(for: "/doc") == 1)
-        let otherNamespace = try await run(["get", origin.url("/doc"), "--backend", backend, "--redis-url", "redis://127.0.0.1:\(redis.port)/2", "--redis-namespace", "elsewhere"], in: directory)
+        let otherNamespace = try await run(["get", origin.url("/doc"), "--trace", "--backend", backend, "--redis-url", "redis://127.0.0.1:\(redis.port)/2", "--redis-namespace", "elsewhere"], in: directory)
         #expect(otherNamespace.stderr.contains("MISS 200"), "another namespace shares nothing")
         try await origin.shutdown()
     }
@@ -70,7 +70,7 @@ struct CLIRedisTests: BatchSubprocessSuite {
         let down = ["--backend", "redis", "--redis-url", "redis://127.0.0.1:\(redis.port)/0"]
         let origin = try await LoopbackOrigin.start()
         origin.route("/doc", LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: "still served"))
-        let get = try await run(["get", origin.url("/doc")] + down, in: directory)
+        let get = try await run(["get", origin.url("/doc"), "--trace"] + down, in: directory)
         #expect(get.status == 0, "\(get.stderr)")
         #expect(get.stdout == "still served")
         #expect(get.stderr.contains("MISS 200"))

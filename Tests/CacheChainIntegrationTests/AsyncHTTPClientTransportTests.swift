@@ -14,29 +14,24 @@ import Testing
 /// `EndToEndCachingTests`, `TransportBehaviourTests` and `LargeBodyTests`.
 @Suite("AsyncHTTPClientTransport against a loopback origin", .tags(.integration))
 struct AsyncHTTPClientTransportTests {
-    @Test("a client of your own that follows redirects is refused with a clear error, not cached under the wrong URL")
+    @Test("a client of your own that follows redirects is refused at construction, saying what to do")
     func redirectFollowingClientIsRefused() async throws {
         let origin = try await LoopbackOrigin.start()
         origin.route("/old", LoopbackRoute(status: 301, headers: [("Location", "/new")], body: "moved"))
         origin.route("/new", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "here"))
         let following = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .follow(max: 5, allowCycles: false)))
-        let storage = MemoryStorage(capacity: 1 << 20)
-        let client = HTTPCacheClient(transport: AsyncHTTPClientTransport(client: following), configuration: .init(storage: storage))
-        let error = await #expect(throws: CacheChainError.self) { try await client.data(for: HTTPRequest(url: origin.url("/old"))) }
+        let error = #expect(throws: CacheChainError.self) { try AsyncHTTPClientTransport(client: following) }
         #expect(error?.code == .invalidConfiguration)
         #expect(error?.message.contains("redirectConfiguration: .disallow") == true, "\(error?.message ?? "")")
-        #expect(await storage.usage().entryCount == 0)
+        #expect(AsyncHTTPClientTransport.followsRedirects(HTTPClient.shared) == true, "HTTPClient.shared follows, so it is refused too")
 
         let disallowing = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
-        let redirecting = HTTPCacheClient(
-            transport: AsyncHTTPClientTransport(client: disallowing),
-            configuration: .init(outerInterceptors: [RedirectInterceptor()])
-        )
+        #expect(AsyncHTTPClientTransport.followsRedirects(disallowing) == false)
+        let redirecting = HTTPCacheClient(transport: try AsyncHTTPClientTransport(client: disallowing))
         let followed = try await redirecting.data(for: HTTPRequest(url: origin.url("/old")))
         #expect(followed.body.string == "here")
-        #expect(followed.trace.first?.code == .redirected)
+        #expect(followed.trace.first?.code == .redirected, "the cache follows the redirect itself")
         try await redirecting.shutdown()
-        try await client.shutdown()
         try await following.shutdown()
         try await disallowing.shutdown()
         try await origin.shutdown()
@@ -58,7 +53,7 @@ struct AsyncHTTPClientTransportTests {
         await #expect(throws: HTTPClientError.alreadyShutdown) { try await owning.client.shutdown() }
 
         let shared = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
-        let borrowing = HTTPCacheClient(transport: AsyncHTTPClientTransport(client: shared))
+        let borrowing = HTTPCacheClient(transport: try AsyncHTTPClientTransport(client: shared))
         #expect(try await borrowing.data(for: request).body.string == "a")
         try await borrowing.shutdown()
         let direct = try await shared.execute(HTTPClientRequest(url: origin.url("/a")), timeout: .seconds(10))
