@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The README's test command: installs what the build needs, builds everything, runs every test (unit
+# The README's test command: checks the documentation's links, installs what the build needs, builds everything,
+# compiles the documentation's complete programs as main.swift files, runs every test (unit
 # and loopback integration tests), then runs each example and checks its output, and checks that a package
 # depending only on CacheChainClient links no system library (scripts/check-memory-only.sh), and builds the DocC
 # documentation of every library product with no warning (scripts/check-docs.sh). With CI=true it also builds
@@ -14,8 +15,12 @@
 #   clean clone for every X).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Every link of the README, the guides and the DocC articles resolves (no build needed: it fails fast).
+python3 ./scripts/check-links.py
 ./scripts/install-deps.sh
 swift build --build-tests --explicit-target-dependency-import-check error
+# Every complete program of the documentation compiles alone as a main.swift, as a reader pastes it.
+./scripts/check-snippet-programs.sh
 # At most 8 tests at once (CACHECHAIN_TEST_WIDTH): Swift Testing otherwise starts every test together, and on 2
 # cores the CPU-heavy debug-built ones (NIO/TLS origins, AsyncHTTPClient, disk stress) starved the network tests
 # past their deadlines (AsyncHTTPClient's 20 s and 60 s ones timed out at load 8; with 8 at once the suite passes,

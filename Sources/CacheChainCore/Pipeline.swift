@@ -8,7 +8,7 @@
 /// The array is the source of truth: `interceptors[0]` is the outermost, sees the request first and the
 /// response last. The chain is folded into closures once, at initialization. The default cache chain
 /// (`HTTPCacheClient.defaultInterceptors(for:)`) is the configuration's outer interceptors (`UserInfoStamping`,
-/// `HTTPSEncryption`…), then `RangeRequest → RequestCoalescing → CachePolicy → Revalidation → StorageDecision → transport`.
+/// `HTTPSEncryption`…), then `CachePolicy → Revalidation → StorageDecision → transport`.
 public struct Pipeline: Sendable {
     /// The interceptors, outermost first.
     public let interceptors: [any HTTPInterceptor]
