@@ -3,8 +3,8 @@
 # of an executable (top-level code, so `return` at top level or a missing import fails), against the modules the
 # last `swift build` made. A complete program is a ```swift block that imports CacheChain or CacheChainClient (the
 # DocumentationSnippets target also compiles it, inside a function, with the others). The OpenAPI programs get the
-# `Client` the generator made from Tests/DocumentationSnippets/openapi.yaml, as a reader's target with the
-# generator plugin would. Run by scripts/test.sh after the build; about 5 s per program, two at a time.
+# `Client` swift-openapi-generator made from Tests/DocumentationSnippets/openapi.yaml (checked in under Generated/),
+# as a reader's target with the generator plugin would. Run by scripts/test.sh after the build; about 5 s per program, two at a time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="$(swift build --show-bin-path "$@")"
@@ -16,7 +16,7 @@ trap 'rm -rf "$work"' EXIT
 flags=(-typecheck -swift-version 6 -warnings-as-errors -module-name Program -I "$bin/Modules")
 while IFS= read -r map; do flags+=(-Xcc "-fmodule-map-file=$map"); done < <(
     { find Sources Fuzz -name module.modulemap; find "$bin" -maxdepth 2 -name module.modulemap; find .build/checkouts -path '*/include/module.modulemap'; } 2>/dev/null | sort -u)
-generated="$(find .build/plugins/outputs -path '*DocumentationSnippets/destination/OpenAPIGenerator/GeneratedSources' -type d 2>/dev/null | head -n 1)"
+generated="Tests/DocumentationSnippets/Generated"
 
 check() {
     local name="$1" where="$2" extra=()

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 public import AsyncHTTPClient
 public import CacheChainCore
 import HTTPTypes
@@ -181,3 +182,4 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 }
+#endif
