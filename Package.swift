@@ -11,15 +11,23 @@ let strictSettings: [SwiftSetting] = [
 ]
 
 let httpTypes: Target.Dependency = .product(name: "HTTPTypes", package: "swift-http-types")
+
+/// A product of another package that only a trait brings in: with the trait off (the default), SwiftPM 6.2+ neither
+/// resolves nor fetches that package for a consumer (SE-0450). One trait per condition: 6.2 reads several as all-of,
+/// 6.3 as any-of.
+func guarded(_ product: String, _ package: String, by trait: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: [trait]))
+}
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
-/// SwiftNIO's HTTP/1.1 and HTTP/2 server stack with TLS (ALPN): the loopback origin and its test client.
+/// SwiftNIO's HTTP/1.1 and HTTP/2 server stack with TLS (ALPN): the loopback origin and its test client (the
+/// `Loopback` trait).
 let nioHTTPServer: [Target.Dependency] = [
-    .product(name: "NIOCore", package: "swift-nio"),
-    .product(name: "NIOPosix", package: "swift-nio"),
-    .product(name: "NIOHTTP1", package: "swift-nio"),
-    .product(name: "NIOHTTP2", package: "swift-nio-http2"),
-    .product(name: "NIOTLS", package: "swift-nio"),
-    .product(name: "NIOSSL", package: "swift-nio-ssl"),
+    guarded("NIOCore", "swift-nio", by: "Loopback"),
+    guarded("NIOPosix", "swift-nio", by: "Loopback"),
+    guarded("NIOHTTP1", "swift-nio", by: "Loopback"),
+    guarded("NIOHTTP2", "swift-nio-http2", by: "Loopback"),
+    guarded("NIOTLS", "swift-nio", by: "Loopback"),
+    guarded("NIOSSL", "swift-nio-ssl", by: "Loopback"),
 ]
 
 let package = Package(
@@ -54,6 +62,17 @@ let package = Package(
         .library(name: "CacheChainOpenAPI", targets: ["CacheChainOpenAPI"]),
         .library(name: "CacheChainServiceLifecycle", targets: ["CacheChainServiceLifecycle"]),
     ],
+    // Pay only for what you use: the adapters on large packages sit behind traits, off by default, so a package that
+    // caches URLSession or libcurl requests resolves none of SwiftNIO, AsyncHTTPClient or OpenAPI (Swift 6.2+). The
+    // repository's own scripts build with --enable-all-traits (the tests, examples and `cachechain demo` use the
+    // loopback origin).
+    traits: [
+        .trait(name: "AsyncHTTPClient", description: "CacheChainAsyncHTTPClient: AsyncHTTPClientTransport (resolves async-http-client and SwiftNIO)"),
+        .trait(name: "OpenAPI", description: "CacheChainOpenAPI: HTTPCacheMiddleware (resolves swift-openapi-runtime)"),
+        .trait(name: "ServiceLifecycle", description: "CacheChainServiceLifecycle: HTTPCacheService (resolves swift-service-lifecycle)"),
+        .trait(name: "Loopback", description: "CacheChainLoopback, the SwiftNIO test origin of the tests, examples and `cachechain demo` (resolves SwiftNIO, NIOSSL, NIOHTTP2)"),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -65,15 +84,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Adapters (STYLE.md §4): an AsyncHTTPClient transport, an OpenAPI client middleware, a service-lifecycle
         // Service; the generator's build plugin and its AsyncHTTPClient and URLSession transports for the example
-        // and the tests only.
+        // and the tests only (the generator now runs in the Examples/OpenAPICaching package; the tests and snippets
+        // compile the code it generated, checked in).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
-        .package(url: "https://github.com/apple/swift-openapi-generator", from: "1.14.3"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // `swift package generate-documentation` for every library product (scripts/check-docs.sh).
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // RFC 9111 as pure functions and values: no I/O, no clock reads.
@@ -197,22 +214,22 @@ let package = Package(
             name: "CacheChainAsyncHTTPClient",
             dependencies: [
                 "CacheChainCore", httpTypes,
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                guarded("AsyncHTTPClient", "async-http-client", by: "AsyncHTTPClient"),
+                guarded("NIOCore", "swift-nio", by: "AsyncHTTPClient"),
+                guarded("NIOHTTP1", "swift-nio", by: "AsyncHTTPClient"),
             ],
             swiftSettings: strictSettings
         ),
         // An OpenAPI client middleware: a CacheChain pipeline in front of any ClientTransport.
         .target(
             name: "CacheChainOpenAPI",
-            dependencies: ["CacheChainClient", "CacheChainCore", httpTypes, .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            dependencies: ["CacheChainClient", "CacheChainCore", httpTypes, guarded("OpenAPIRuntime", "swift-openapi-runtime", by: "OpenAPI")],
             swiftSettings: strictSettings
         ),
         // A swift-service-lifecycle Service that shuts a client down gracefully.
         .target(
             name: "CacheChainServiceLifecycle",
-            dependencies: ["CacheChainClient", logging, .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            dependencies: ["CacheChainClient", logging, guarded("ServiceLifecycle", "swift-service-lifecycle", by: "ServiceLifecycle")],
             swiftSettings: strictSettings
         ),
 
@@ -306,14 +323,15 @@ let package = Package(
                 "CacheChainUserInfo", "CacheChainMetrics", "CacheChainLogging", "CacheChainCacheKey", "CacheChainRedis",
                 "CacheChainEncryption", "CacheChainAsyncHTTPClient", "CacheChainOpenAPI", "CacheChainServiceLifecycle", httpTypes,
                 logging,
-                // The OpenAPI snippets' transport; their `Client` is generated here from the example's openapi.yaml.
-                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                // The OpenAPI snippets' transport; their `Client` was generated from openapi.yaml (Generated/).
+                guarded("OpenAPIAsyncHTTPClient", "swift-openapi-async-http-client", by: "OpenAPI"),
             ],
             path: "Tests/DocumentationSnippets",
+            exclude: ["openapi.yaml", "openapi-generator-config.yaml"],
             // As a reader's package compiles them (Swift 6 mode), except that a warning is an error: a snippet
             // must compile cleanly (e.g. no `try` before a call that cannot throw).
             swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-warnings-as-errors"])],
-            plugins: ["DocumentationSnippetsPlugin", .plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+            plugins: ["DocumentationSnippetsPlugin"]
         ),
         .executableTarget(
             name: "AsyncHTTPClientCaching",
@@ -321,17 +339,8 @@ let package = Package(
             path: "Examples/AsyncHTTPClientCaching",
             swiftSettings: strictSettings
         ),
-        .executableTarget(
-            name: "OpenAPICaching",
-            dependencies: [
-                "CacheChain", "CacheChainOpenAPI", "CacheChainLoopback",
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
-            ],
-            path: "Examples/OpenAPICaching",
-            swiftSettings: strictSettings,
-            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
-        ),
+        // OpenAPICaching is a package of its own (Examples/OpenAPICaching): it runs swift-openapi-generator's plugin,
+        // which this package's consumers should never build.
 
         // libFuzzer targets for every parser (scripts/fuzz.sh builds them with -sanitize=fuzzer); built with the
         // package, the same executable writes seed corpora, replays inputs and runs a mutation smoke test.
@@ -430,11 +439,11 @@ let package = Package(
             dependencies: [
                 "CacheChain", "CacheChainCurl", "CacheChainAsyncHTTPClient", "CacheChainLoopback", "CacheChainTesting", httpTypes, logging,
                 .product(name: "InMemoryLogging", package: "swift-log"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                guarded("AsyncHTTPClient", "async-http-client", by: "AsyncHTTPClient"),
+                guarded("NIOCore", "swift-nio", by: "AsyncHTTPClient"),
+                guarded("NIOHTTP1", "swift-nio", by: "AsyncHTTPClient"),
+                guarded("NIOPosix", "swift-nio", by: "AsyncHTTPClient"),
+                guarded("NIOSSL", "swift-nio-ssl", by: "AsyncHTTPClient"),
             ],
             swiftSettings: strictSettings
         ),
@@ -442,21 +451,28 @@ let package = Package(
             name: "CacheChainOpenAPITests",
             dependencies: [
                 "CacheChainOpenAPI", "CacheChain", "CacheChainLoopback", "CacheChainTesting", httpTypes,
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
-                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
-                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                guarded("OpenAPIRuntime", "swift-openapi-runtime", by: "OpenAPI"),
+                guarded("OpenAPIAsyncHTTPClient", "swift-openapi-async-http-client", by: "OpenAPI"),
+                guarded("OpenAPIURLSession", "swift-openapi-urlsession", by: "OpenAPI"),
+                guarded("NIOCore", "swift-nio", by: "OpenAPI"),
             ],
-            swiftSettings: strictSettings,
-            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+            // Catalog's `Client` was generated from openapi.yaml by swift-openapi-generator (Generated/).
+            exclude: ["openapi.yaml", "openapi-generator-config.yaml"],
+            swiftSettings: strictSettings
         ),
         .testTarget(
             name: "CacheChainServiceLifecycleTests",
             dependencies: [
                 "CacheChainServiceLifecycle", "CacheChain", "CacheChainCurl", "CacheChainLoopback", "CacheChainTesting", logging,
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                guarded("ServiceLifecycle", "swift-service-lifecycle", by: "ServiceLifecycle"),
             ],
             swiftSettings: strictSettings
         ),
     ]
 )
+
+// `swift package generate-documentation` for every library product (scripts/check-docs.sh sets CACHECHAIN_DOCC=1): a
+// package-level dependency cannot sit behind a trait, and a consumer should not fetch a documentation plugin.
+if Context.environment["CACHECHAIN_DOCC"] == "1" {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

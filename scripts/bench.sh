@@ -24,8 +24,8 @@ while [ "$#" -gt 0 ]; do
     esac
 done
 
-swift build -c release --product CacheChainBenchmarks
-binary="$(swift build -c release --show-bin-path)/CacheChainBenchmarks"
+swift build -c release --enable-all-traits --product CacheChainBenchmarks
+binary="$(swift build -c release --enable-all-traits --show-bin-path)/CacheChainBenchmarks"
 
 if [ -n "$against" ]; then
     commit="$(git rev-parse --short "$against")"

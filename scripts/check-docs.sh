@@ -32,7 +32,9 @@ log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 # --warnings-as-errors: DocC turns each of its warnings into an error, so any warning fails the command.
 generate() {
-    swift package --disable-sandbox generate-documentation "${targets[@]}" --output-path .build/docs \
+    # CACHECHAIN_DOCC=1 adds swift-docc-plugin to the manifest (consumers never fetch it); every trait on, so the
+    # adapters' documentation is built.
+    CACHECHAIN_DOCC=1 swift package --disable-sandbox --enable-all-traits generate-documentation "${targets[@]}" --output-path .build/docs \
         --warnings-as-errors >"$log" 2>&1
 }
 status=0

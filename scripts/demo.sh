@@ -5,4 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-swift run cachechain demo "$@"
+# --enable-all-traits: the demo runs the loopback origin (trait Loopback); the same traits as ./scripts/test.sh, so
+# the two commands share one build.
+swift run --enable-all-traits cachechain demo "$@"

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 public import Foundation
 
 extension AsyncHTTPClientTransport {
@@ -36,3 +37,6 @@ extension AsyncHTTPClientTransport {
         }
     }
 }
+#else
+#error("CacheChainAsyncHTTPClient needs the AsyncHTTPClient trait: depend with .package(url: …, from: '0.2.0', traits: ['AsyncHTTPClient'])")
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import CacheChainCore
 import Foundation
@@ -54,3 +55,4 @@ extension AsyncHTTPClientTransport {
         head.headerFields[.contentLength] = nil
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 import AsyncHTTPClient
 import CacheChainCore
 import HTTPTypes
@@ -52,3 +53,4 @@ extension AsyncHTTPClientTransport {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if AsyncHTTPClient
 public import AsyncHTTPClient
 public import CacheChainCore
 import HTTPTypes
@@ -212,3 +213,4 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 }
+#endif

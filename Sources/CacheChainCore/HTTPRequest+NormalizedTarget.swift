@@ -1,4 +1,4 @@
-public import HTTPTypes
+package import HTTPTypes
 
 extension HTTPRequest {
     /// Rewrites the request target (path and query) to its RFC 3986 §6.2.2 normal form, the one form that the

@@ -50,7 +50,7 @@ package enum DiskFuzzing {
     ) -> (decoded: CacheEntry, remembered: CacheEntry)? {
         let checksum = EntryChecksum.of(meta, body) &+ (checksumMatches ? 0 : 1)
         guard EntryChecksum.of(meta, body) == checksum, body.count == bodyLength else { return nil }
-        var memo = DecodedMetadataMemo()
+        let memo = DecodedMetadataMemo()
         do throws(CacheChainError) {
             let first = try memo.decode(rowID: 1, meta: meta, body: HTTPBody(body))
             let again = try memo.decode(rowID: 1, meta: meta, body: HTTPBody(body))

@@ -18,7 +18,7 @@ public import FoundationNetworking
 ///
 /// let client = HTTPCacheClient(transport: CurlTransport())
 /// let session = URLSession(configuration: .default.usingCacheChain(client))
-/// guard let url = URL(string: "https://example.com/") else { return }
+/// let url = URL(string: "https://example.com/")!
 /// let (data, response) = try await session.data(for: URLRequest(url: url))   // MISS: from the origin
 /// let (again, _) = try await session.data(for: URLRequest(url: url))          // HIT: from the cache
 /// print((response as? HTTPURLResponse)?.statusCode ?? 0, data == again)

@@ -5,7 +5,7 @@ import HTTPTypes
 import Logging
 
 /// Decides, for each request, whether a stored response answers it: the cache's front door, where the one
-/// ``CachePlan`` of a request is made.
+/// `CachePlan` of a request is made.
 ///
 /// For each request it computes the key under the context's key strategy (or takes it from a plan an outer
 /// interceptor put on the request), looks it up once in `InterceptorContext.storage`, asks the RFC 9111 engine once

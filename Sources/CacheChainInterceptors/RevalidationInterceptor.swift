@@ -3,7 +3,7 @@ import CacheChainPolicy
 import HTTPTypes
 
 /// Sends the cache's conditional request for a stale (or must-validate) stored response: the validation step of
-/// the request's ``CachePlan``.
+/// the request's `CachePlan`.
 ///
 /// It acts only when the request carries a plan with a `CachePlan.validation` — the ``CachePolicyInterceptor``
 /// outside it puts one there when its decision is to validate — and otherwise passes the request through untouched.

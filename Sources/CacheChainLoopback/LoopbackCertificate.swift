@@ -1,3 +1,4 @@
+#if Loopback
 import Foundation
 
 /// The loopback origin's TLS certificate: self-signed, for `127.0.0.1` and `localhost` only, valid until 2126.
@@ -56,3 +57,6 @@ public enum LoopbackCertificate {
         return path
     }
 }
+#else
+#error("CacheChainLoopback needs the Loopback trait: build with --traits Loopback (or --enable-all-traits), or depend with traits: ['Loopback']")
+#endif

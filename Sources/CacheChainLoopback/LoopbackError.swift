@@ -1,3 +1,4 @@
+#if Loopback
 /// A failure of the loopback origin (binding, TLS set-up, writing the certificate).
 public struct LoopbackError: Error, Sendable, CustomStringConvertible {
     /// What failed and what to do.
@@ -9,3 +10,4 @@ public struct LoopbackError: Error, Sendable, CustomStringConvertible {
         self.description = description
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Loopback
 import CacheChainCore
 
 /// Holds a route's answers back until a test opens it: a slow origin response whose end the test
@@ -47,3 +48,4 @@ public final class LoopbackGate: Sendable {
         if isOpen { action() }
     }
 }
+#endif

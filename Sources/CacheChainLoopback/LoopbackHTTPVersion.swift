@@ -1,3 +1,4 @@
+#if Loopback
 /// The HTTP version a request reached the loopback origin over, as logged in ``LoopbackRequest/version``.
 ///
 /// Tests use it to prove which protocol a client negotiated: HTTP/2 is only possible over TLS (ALPN `h2`)
@@ -29,3 +30,4 @@ public enum LoopbackHTTPVersion: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Loopback
 import CacheChainPolicy
 import Foundation
 import NIOCore
@@ -230,3 +231,4 @@ final class LoopbackHandler: ChannelInboundHandler {
         return modifiedDate <= sinceDate
     }
 }
+#endif

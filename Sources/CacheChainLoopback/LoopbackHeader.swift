@@ -1,3 +1,4 @@
+#if Loopback
 /// One header field line of a loopback request or route.
 public struct LoopbackHeader: Sendable, Hashable {
     /// The field name as written.
@@ -14,3 +15,4 @@ public struct LoopbackHeader: Sendable, Hashable {
         self.value = value
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Loopback
 import NIOCore
 import NIOHTTP1
 import NIOHTTP2
@@ -70,3 +71,4 @@ extension LoopbackOrigin {
         }
     }
 }
+#endif

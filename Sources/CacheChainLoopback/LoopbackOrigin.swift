@@ -1,3 +1,4 @@
+#if Loopback
 import CacheChainCore
 import Foundation
 import NIOCore
@@ -159,3 +160,4 @@ public final class LoopbackOrigin: Sendable {
         return try NIOSSLContext(configuration: configuration)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Loopback
 /// A request the loopback origin received, as logged for assertions.
 public struct LoopbackRequest: Sendable {
     /// The method, e.g. `GET`.
@@ -52,3 +53,4 @@ public struct LoopbackRequest: Sendable {
     /// The path without its query.
     public var pathWithoutQuery: Substring { path.prefix { $0 != "?" } }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Loopback
 import NIOCore
 #if canImport(Glibc)
 import Glibc
@@ -150,3 +151,4 @@ public struct LoopbackRoute: Sendable {
         self.init(status: status, headers: headers, body: .bytes(Array(body.utf8)), delay: delay, etag: etag, lastModified: lastModified)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Loopback
 import CacheChainCore
 
 /// The origin's shared, lock-protected state: routes, the request log and the connection count.
@@ -41,3 +42,4 @@ final class LoopbackRouter: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if OpenAPI
 import CacheChainClient
 import Foundation
 import HTTPTypes
@@ -47,3 +48,6 @@ struct DownstreamTransport: HTTPTransport {
         return PipelineResponse(head: head, body: try await CacheChainCore.HTTPBody(collecting: responseBody, limits: downstream.limits))
     }
 }
+#else
+#error("CacheChainOpenAPI needs the OpenAPI trait: depend with .package(url: …, from: '0.2.0', traits: ['OpenAPI'])")
+#endif

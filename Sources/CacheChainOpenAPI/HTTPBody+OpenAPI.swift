@@ -1,4 +1,5 @@
-public import CacheChainClient
+#if OpenAPI
+import CacheChainClient
 public import CacheChainCore
 public import OpenAPIRuntime
 
@@ -42,3 +43,4 @@ extension CacheChainCore.HTTPBody {
         self = try await spool.finish()
     }
 }
+#endif

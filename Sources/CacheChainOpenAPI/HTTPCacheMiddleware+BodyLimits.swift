@@ -1,3 +1,4 @@
+#if OpenAPI
 public import Foundation
 
 extension HTTPCacheMiddleware {
@@ -27,3 +28,4 @@ extension HTTPCacheMiddleware {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if OpenAPI
 public import CacheChainClient
 public import HTTPTypes
 
@@ -57,3 +58,4 @@ final class OutcomeRecorder: Sendable {
 
     var outcomes: [HTTPCacheMiddleware.Outcome] { recorded.withLock { $0 } }
 }
+#endif

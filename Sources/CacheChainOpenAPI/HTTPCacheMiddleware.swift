@@ -1,3 +1,4 @@
+#if OpenAPI
 public import CacheChainClient
 public import Foundation
 public import HTTPTypes
@@ -110,3 +111,4 @@ public struct HTTPCacheMiddleware: ClientMiddleware {
         return absolute
     }
 }
+#endif

@@ -1,5 +1,5 @@
-public import FoundationEssentials
-public import HTTPTypes
+import FoundationEssentials
+package import HTTPTypes
 
 /// The one byte range a `Range` field asks for (RFC 9110 §14.1.2), and the `If-Range` rule (§13.1.5):
 /// what a cache needs to answer a range request from a stored complete response.

@@ -1,3 +1,4 @@
+#if ServiceLifecycle
 public import CacheChainClient
 public import Logging
 public import ServiceLifecycle
@@ -59,3 +60,6 @@ public struct HTTPCacheService: Service, CustomStringConvertible {
     /// `HTTPCacheService`, as the group's logs name it.
     public var description: String { "HTTPCacheService" }
 }
+#else
+#error("CacheChainServiceLifecycle needs the ServiceLifecycle trait: depend with .package(url: …, from: '0.2.0', traits: ['ServiceLifecycle'])")
+#endif

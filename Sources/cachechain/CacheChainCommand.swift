@@ -4,8 +4,9 @@ import ArgumentParser
 /// pipeline options of ``PipelineOptions`` through `@OptionGroup`.
 @main
 struct CacheChainCommand: AsyncParsableCommand {
-    /// The tool's version, reported by `--version` and in the batch protocol's hello.
-    static let version = "0.1.0"
+    /// The tool's version, reported by `--version` and in the batch protocol's hello: the package's version, the
+    /// newest released section of CHANGELOG.md (`CLIVersionTests` checks they agree).
+    static let version = "0.2.0"
 
     static let configuration = CommandConfiguration(
         commandName: "cachechain",

@@ -91,8 +91,8 @@ extension PipelineOptions {
     }
 
     /// The chain a client really runs, outermost first and ending with the transport, e.g.
-    /// `Redirect → CachePolicy (coalescing, ranges) → Revalidation → StorageDecision → libcurl`: each
-    /// interceptor's type name without its `Interceptor` suffix.
+    /// `Redirect → CachePolicy (coalescing, ranges) → Revalidation → StorageDecision → libcurl`: each interceptor's type
+    /// name without its `Interceptor` suffix (the cache policy with its plan's inputs).
     /// - Parameter client: The client.
     /// - Returns: The chain.
     static func chainDescription(of client: HTTPCacheClient) -> String {

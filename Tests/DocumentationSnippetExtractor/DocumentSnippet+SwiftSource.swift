@@ -64,6 +64,18 @@ extension DocumentSnippet {
         }
     }
 
+    /// Whether the snippet is a complete program: it imports `CacheChain` or `CacheChainClient`.
+    var isCompleteProgram: Bool {
+        code.contains { Self.isImport($0) && ["CacheChain", "CacheChainClient"].contains(Self.importedModule($0)) }
+    }
+
+    /// A complete program as a reader pastes it into the `main.swift` of an executable: the block's lines as they
+    /// are, top-level code, each reporting the document's line.
+    var mainSource: String {
+        (["// Generated from \(document), line \(fenceLine), by documentation-snippet-extractor: edit \(document), not this file.",
+          location(0)] + code + ["#sourceLocation()"]).joined(separator: "\n") + "\n"
+    }
+
     private static func isImport(_ line: String) -> Bool {
         importedModule(line) != nil
     }

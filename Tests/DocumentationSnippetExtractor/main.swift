@@ -6,7 +6,23 @@
 //   INVENTORY  the plan: one line per document, "COUNT PATH" (PATH relative to ROOT)
 //   OUTPUT-DIRECTORY  where "<PATH with every non-alphanumeric character as _>_<N>.swift" goes, N from 1
 //   IMPORTS    comma-separated modules that fragments import
+//
+// Usage: documentation-snippet-extractor --programs ROOT OUTPUT-DIRECTORY
+//   writes every complete program (a block that imports CacheChain or CacheChainClient) of the documents the plugin
+//   reads to "OUTPUT-DIRECTORY/<stem>_<N>/main.swift", as top-level code, and lists them in
+//   "OUTPUT-DIRECTORY/programs.txt" (one "<stem>_<N> DOCUMENT:LINE" line each); scripts/check-snippet-programs.sh
+//   compiles each as the main.swift of an executable, as a reader who pastes it would.
 import Foundation
+
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--programs" {
+    do {
+        try writePrograms(root: URL(filePath: CommandLine.arguments[2]), output: URL(filePath: CommandLine.arguments[3]))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("error: documentation snippets: \(error)\n".utf8))
+        exit(1)
+    }
+}
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 4 else {

@@ -2,7 +2,8 @@ import Foundation
 import PackagePlugin
 
 /// Compiles every ```` ```swift ```` block of the documentation: `README.md` (and any other top-level
-/// Markdown file), the DocC articles and the `///` comments under `Sources/` and `Plugins/`.
+/// Markdown file), the guides under `Docs/`, `Examples/README.md`, `Benchmarks/README.md`, the DocC articles and
+/// the `///` comments under `Sources/` and `Plugins/`.
 ///
 /// It plans one run of `documentation-snippet-extractor`, which writes one Swift file per block; the
 /// target the plugin is applied to (`DocumentationSnippets`) compiles them, so `swift build` fails on a
@@ -49,18 +50,21 @@ struct DocumentationSnippetsPlugin: BuildToolPlugin {
         ]
     }
 
-    /// The documents searched, relative to the package root: top-level Markdown files, and Markdown and
-    /// Swift files under `Sources/` and `Plugins/`.
+    /// The documents searched, relative to the package root: top-level Markdown files, Markdown and Swift files
+    /// under `Sources/` and `Plugins/`, Markdown files under `Docs/`, and the guides of `Examples/` and `Benchmarks/`.
     static func documents(in root: URL) throws -> [String] {
         let files = FileManager.default
         var documents = try files.contentsOfDirectory(atPath: root.path(percentEncoded: false))
             .filter { $0.hasSuffix(".md") }
-        for folder in ["Sources", "Plugins"] {
+        for folder in ["Sources", "Plugins", "Docs"] {
             let base = root.appending(path: folder)
             guard let walker = files.enumerator(atPath: base.path(percentEncoded: false)) else { continue }
-            for case let path as String in walker where path.hasSuffix(".md") || path.hasSuffix(".swift") {
+            for case let path as String in walker where path.hasSuffix(".md") || (folder != "Docs" && path.hasSuffix(".swift")) {
                 documents.append("\(folder)/\(path)")
             }
+        }
+        for guide in ["Examples/README.md", "Benchmarks/README.md"] where files.fileExists(atPath: root.appending(path: guide).path(percentEncoded: false)) {
+            documents.append(guide)
         }
         return documents.sorted()
     }
