@@ -57,9 +57,13 @@ expect SharedRedisCache 'instance A: MISS' 'instance B: HIT' 'origin saw 1 reque
 # OpenAPICaching is a package of its own (it runs swift-openapi-generator's build plugin, which this package never
 # loads), depending on this repository by path with the OpenAPI and Loopback traits: built in its own scratch
 # directory (the first time compiles the generator, AsyncHTTPClient and CacheChain again: several minutes).
+# In CI (CI=true) it is skipped unless CACHECHAIN_OPENAPI_EXAMPLE=1: that second build (~10 minutes on 2 cores) would
+# take CI past its budget, and the tests compile and run the same generated client (Tests/*/Generated).
 openapi_scratch="$PWD/.build/examples/OpenAPICaching"
 mkdir -p "$openapi_scratch"
-if swift build --package-path Examples/OpenAPICaching --scratch-path "$openapi_scratch" >"$openapi_scratch/build.log" 2>&1; then
+if [ "${CI:-}" = true ] && [ "${CACHECHAIN_OPENAPI_EXAMPLE:-}" != 1 ]; then
+    echo "example OpenAPICaching: skipped in CI (a package of its own; CACHECHAIN_OPENAPI_EXAMPLE=1 runs it)"
+elif swift build --package-path Examples/OpenAPICaching --scratch-path "$openapi_scratch" >"$openapi_scratch/build.log" 2>&1; then
     main_bin="$bin"
     bin="$(swift build --package-path Examples/OpenAPICaching --scratch-path "$openapi_scratch" --show-bin-path)"
     expect OpenAPICaching 'getGreeting #1: MISS "Hello, Ada!"' 'getGreeting #2: HIT "Hello, Ada!"' 'setGreeting: PUT sent' \
