@@ -27,15 +27,77 @@ public import HTTPTypes
 public struct CachePlan: Sendable, Hashable {
     /// The request's primary key under the context's ``CacheKeyStrategy`` (with a body digest for a body-keyed
     /// request).
-    public var key: CacheKey
+    public var key: CacheKey {
+        get { storage.key }
+        set { mutableStorage().key = newValue }
+    }
     /// The validation the decision asked for; `nil` when the request goes to the origin unconditionally.
-    public var validation: Validation?
+    public var validation: Validation? {
+        get { storage.validation }
+        set { mutableStorage().validation = newValue }
+    }
     /// The method and body the origin gets for a request that travels the chain as a `GET` because it is cached
     /// by its body; `nil` for every other request.
-    public var sentAs: SentRequest?
+    public var sentAs: SentRequest? {
+        get { storage.sentAs }
+        set { mutableStorage().sentAs = newValue }
+    }
     /// The change a policy-override rule makes to the response's caching fields before it is stored; `nil` when
     /// no rule applies.
-    public var responseOverride: ResponseOverride?
+    public var responseOverride: ResponseOverride? {
+        get { storage.responseOverride }
+        set { mutableStorage().responseOverride = newValue }
+    }
+
+    /// The plan's values behind one reference: a request carrying a plan is copied at every interceptor boundary,
+    /// and a plan inline would make each copy ~170 bytes and a retain per field (issue 42's miss path).
+    private var storage: Storage
+
+    // @unchecked Sendable: a storage is mutated only through `mutableStorage()`, which copies it first unless this
+    // plan holds the only reference, so a storage another plan (on any thread) can see is never written.
+    private final class Storage: @unchecked Sendable {
+        var key: CacheKey
+        var validation: Validation?
+        var sentAs: SentRequest?
+        var responseOverride: ResponseOverride?
+
+        init(key: CacheKey, validation: Validation?, sentAs: SentRequest?, responseOverride: ResponseOverride?) {
+            self.key = key
+            self.validation = validation
+            self.sentAs = sentAs
+            self.responseOverride = responseOverride
+        }
+
+        func copy() -> Storage {
+            Storage(key: key, validation: validation, sentAs: sentAs, responseOverride: responseOverride)
+        }
+    }
+
+    /// The storage, copied first when another plan shares it (copy on write).
+    private mutating func mutableStorage() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
+    /// Whether two plans have the same key, validation, origin form and response override.
+    /// - Parameters:
+    ///   - lhs: A plan.
+    ///   - rhs: Another plan.
+    /// - Returns: `true` when every value is equal.
+    public static func == (lhs: CachePlan, rhs: CachePlan) -> Bool {
+        lhs.storage === rhs.storage
+            || (lhs.key == rhs.key && lhs.validation == rhs.validation && lhs.sentAs == rhs.sentAs
+                && lhs.responseOverride == rhs.responseOverride)
+    }
+
+    /// Hashes the plan's values.
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(validation)
+        hasher.combine(sentAs)
+        hasher.combine(responseOverride)
+    }
 
     /// A conditional request and the stored variants it validates.
     public struct Validation: Sendable, Hashable {
@@ -114,10 +176,7 @@ public struct CachePlan: Sendable, Hashable {
         sentAs: SentRequest? = nil,
         responseOverride: ResponseOverride? = nil
     ) {
-        self.key = key
-        self.validation = validation
-        self.sentAs = sentAs
-        self.responseOverride = responseOverride
+        storage = Storage(key: key, validation: validation, sentAs: sentAs, responseOverride: responseOverride)
     }
 }
 

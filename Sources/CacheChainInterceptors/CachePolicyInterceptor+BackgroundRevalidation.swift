@@ -34,7 +34,7 @@ extension CachePolicyInterceptor {
         let scheduled = await queue.schedule(id: id) { [context, background] in
             context.events.emit(CacheEvent(.backgroundRevalidation, key: entry.key))
             do {
-                _ = try await exchange(background, context: context, next: inner, fallback: { entry }, trace: [])
+                _ = try await exchange(background, context: context, next: inner, fallback: .entry(entry), trace: [])
             } catch {
                 context.logger.notice("background revalidation failed", metadata: ["key": "\(entry.key)"])
             }

@@ -12,7 +12,29 @@ extension CachePolicyInterceptor {
         let plan: CachePlan
         /// `InFlightRequests.epoch` before the lookup; `nil` when no re-check is wanted.
         let epoch: UInt64?
-        let fallback: () -> CacheEntry?
+        let fallback: Fallback
+    }
+
+    /// The stored response to serve when the origin fails, as data (not a closure: a miss allocates nothing for a
+    /// fallback it almost never uses).
+    enum Fallback {
+        case none
+        case entry(CacheEntry?)
+        /// The variant `request` selects among `entries`, selected only when the origin fails.
+        case selected(among: [CacheEntry], for: HTTPRequest)
+
+        /// The entry to serve, selecting it now if it is to be selected.
+        func resolved(key: CacheKey, context: InterceptorContext) -> CacheEntry? {
+            switch self {
+            case .none: return nil
+            case .entry(let entry): return entry
+            case .selected(let entries, let request):
+                guard !entries.isEmpty else { return nil }
+                var engine = context.policyEngine
+                engine.varyDigestKey = context.storage.varyDigestKey(for: key)
+                return engine.selectVariant(for: request, among: entries.map(\.exchange)).map { entries[$0] }
+            }
+        }
     }
 
     /// Sends the planned request inward, sharing the trip with equivalent requests in flight when coalescing is on.
@@ -108,7 +130,7 @@ extension CachePolicyInterceptor {
         _ request: PipelineRequest,
         context: InterceptorContext,
         next: Next,
-        fallback: () -> CacheEntry?,
+        fallback: Fallback,
         trace: [CacheReason]
     ) async throws -> PipelineResponse {
         let key = request.cachePlan?.key ?? context.cacheKeyStrategy.key(for: request.head)
@@ -121,7 +143,7 @@ extension CachePolicyInterceptor {
         do {
             response = try await next(request, context)
         } catch let error where !(error is CancellationError) && !Task.isCancelled {
-            guard let served = fallback() else { throw error }  // selected once, and only now
+            guard let served = fallback.resolved(key: key, context: context) else { throw error }  // selected once, and only now
             var trace = trace
             if allowsStaleOnError(served) {
                 trace.append(CacheReason(.staleIfError, "origin unreachable: \(Self.summary(error))"))
@@ -136,13 +158,16 @@ extension CachePolicyInterceptor {
             context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
             return serveFallback(served, status: .offline, request: request, context: context, trace: trace)
         }
-        if [500, 502, 503, 504].contains(response.head.status.code), let fallback = fallback(), allowsStaleOnError(fallback) {
+        let status = response.head.status.code
+        if status == 500 || status == 502 || status == 503 || status == 504,
+            let fallback = fallback.resolved(key: key, context: context), allowsStaleOnError(fallback)
+        {
             var trace = trace
             trace.append(CacheReason(.staleIfError, "origin answered \(response.head.status.code)"))
             context.events.emit(CacheEvent(.staleServed, key: key, reasons: codes(trace)))
             return serveFallback(fallback, status: .stale, request: request, context: context, trace: trace)
         }
-        response.trace = trace + response.trace
+        if response.trace.isEmpty { response.trace = trace } else { response.trace = trace + response.trace }
         if response.cacheStatus == .revalidated {
             context.events.emit(CacheEvent(.revalidated, key: key, reasons: codes(response.trace)))
             return answeringApplicationConditional(response, request: request.head, context: context)

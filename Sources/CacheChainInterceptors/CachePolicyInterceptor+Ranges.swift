@@ -102,6 +102,6 @@ extension CachePolicyInterceptor {
             context.events.emit(CacheEvent(.miss, key: key, reasons: codes(inputs.trace)))
             return try unsatisfiable(inputs.request, key: key, trace: inputs.trace + [CacheReason(.onlyIfCached, "only-if-cached forbids the network")])
         }
-        return try await fetch(inputs, Flight(plan: inputs.plan(key: key), epoch: nil, fallback: { nil }), context: context, next: next, trace: inputs.trace)
+        return try await fetch(inputs, Flight(plan: inputs.plan(key: key), epoch: nil, fallback: .none), context: context, next: next, trace: inputs.trace)
     }
 }

@@ -149,7 +149,7 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
             trace.append(CacheReason(.staleWhileRevalidate, "background revalidation is disabled; validating now"))
             var plan = inputs.plan(key: key)
             plan.validation = CachePlan.Validation(conditional: conditional, candidates: [entries[index]])
-            let flight = Flight(plan: plan, epoch: epoch, fallback: { entries[index] })
+            let flight = Flight(plan: plan, epoch: epoch, fallback: .entry(entries[index]))
             return try await fetch(inputs, flight, context: context, next: next, trace: trace)
 
         case .useStoredAndRevalidate(let index, let conditional, let report, _):
@@ -163,7 +163,7 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
             let candidates = indices.map { entries[$0] }
             var plan = inputs.plan(key: key)
             plan.validation = CachePlan.Validation(conditional: conditional, candidates: candidates)
-            let flight = Flight(plan: plan, epoch: epoch, fallback: { candidates.first })
+            let flight = Flight(plan: plan, epoch: epoch, fallback: .entry(candidates.first))
             return try await fetch(inputs, flight, context: context, next: next, trace: trace)
 
         case .fetch:
@@ -173,9 +173,7 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
                 inputs.request.head.headerFields[.pragma] = "no-cache"
             }
             // The `stale-if-error` fallback is selected only if the origin fails.
-            let flight = Flight(plan: inputs.plan(key: key), epoch: epoch) {
-                engine.selectVariant(for: request.head, among: entries.map(\.exchange)).map { entries[$0] }
-            }
+            let flight = Flight(plan: inputs.plan(key: key), epoch: epoch, fallback: .selected(among: entries, for: request.head))
             return try await fetch(inputs, flight, context: context, next: next, trace: trace)
 
         case .unsatisfiable:

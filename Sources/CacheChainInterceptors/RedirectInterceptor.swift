@@ -68,8 +68,9 @@ public struct RedirectInterceptor: ChainBoundInterceptor {
     /// - Throws: The chain's error, or `invalid-request` when there are too many hops.
     public func intercept(_ request: PipelineRequest, context: InterceptorContext, next: Next) async throws -> PipelineResponse {
         var response = try await next(request, context)
-        guard context.values[ModeKey.self] != .manual,
-            [301, 302, 303, 307, 308].contains(response.head.status.code),
+        let status = response.head.status.code
+        guard status == 301 || status == 302 || status == 303 || status == 307 || status == 308,
+            context.values[ModeKey.self] != .manual,
             let location = response.head.headerFields[.location],
             let outermost,
             let target = InvalidationTarget(resolving: location, against: request.head)
@@ -87,7 +88,6 @@ public struct RedirectInterceptor: ChainBoundInterceptor {
         nextRequest.head.authority = target.authority
         nextRequest.head.path = target.path
         nextRequest.head.normalizeTarget()  // as the client's front door does: the hop is fetched as it is keyed
-        let status = response.head.status.code
         if status == 303 || ((status == 301 || status == 302) && request.head.method == .post) {
             if nextRequest.head.method != .head { nextRequest.head.method = .get }
             nextRequest.body = nil

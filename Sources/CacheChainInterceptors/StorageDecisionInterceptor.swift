@@ -204,7 +204,8 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
             return notStored([reason], bytes: proposal.body.count)
         }
         // The configured hook first, then this request's own (``WillCacheResponseKey``): either may veto.
-        for hook in [willCacheResponse, context.values[WillCacheResponseKey.self]].compactMap({ $0 }) {
+        for hook in [willCacheResponse, context.values.count > 0 ? context.values[WillCacheResponseKey.self] : nil] {
+            guard let hook else { continue }
             guard let decided = await hook(proposal, request, context) else {
                 return notStored([CacheReason(.vetoed, "willCacheResponse returned nil")])
             }

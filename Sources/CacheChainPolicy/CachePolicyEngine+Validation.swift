@@ -130,6 +130,8 @@ extension CachePolicyEngine {
     /// - Parameter response: The origin's response head.
     /// - Returns: The head to store.
     public func headForStorage(_ response: HTTPResponse) -> HTTPResponse {
+        // Most responses carry no hop-by-hop field: stored as they are, without copying their fields.
+        guard response.headerFields.contains(where: { Self.hopByHop.contains($0.name.canonicalName) }) else { return response }
         var head = response
         let connectionNamed = Self.connectionNominated(response)
         head.headerFields = HTTPFields(response.headerFields.filter { field in

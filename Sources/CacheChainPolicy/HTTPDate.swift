@@ -13,6 +13,8 @@ public import FoundationEssentials
 public enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let shortDays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    private static let shortDayBytes = Array(shortDays.joined().utf8)
+    private static let monthBytes = Array(months.joined().utf8)
     private static let longDays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
     /// Parses an HTTP-date.
@@ -41,6 +43,42 @@ public enum HTTPDate {
         let secondsOfDay = total - days * 86_400
         let (year, month, day) = civil(fromDays: days)
         let weekday = ((days % 7) + 7 + 3) % 7  // 1970-01-01 was a Thursday (index 3 from Monday)
+        if (0...9999).contains(year) {
+            // Every stored response without `Date` gets one (RFC 9110 §6.6.1): written byte by byte, no interpolation.
+            return String(unsafeUninitializedCapacity: 29) { bytes in
+                func put(_ names: [UInt8], _ index: Int, at offset: Int) {
+                    bytes[offset] = names[index * 3]
+                    bytes[offset + 1] = names[index * 3 + 1]
+                    bytes[offset + 2] = names[index * 3 + 2]
+                }
+                func digits(_ value: Int, _ count: Int, at offset: Int) {
+                    var value = value
+                    for index in stride(from: offset + count - 1, through: offset, by: -1) {
+                        bytes[index] = UInt8(ascii: "0") + UInt8(value % 10)
+                        value /= 10
+                    }
+                }
+                put(shortDayBytes, weekday, at: 0)
+                bytes[3] = UInt8(ascii: ",")
+                bytes[4] = space
+                digits(day, 2, at: 5)
+                bytes[7] = space
+                put(monthBytes, month - 1, at: 8)
+                bytes[11] = space
+                digits(year, 4, at: 12)
+                bytes[16] = space
+                digits(secondsOfDay / 3600, 2, at: 17)
+                bytes[19] = UInt8(ascii: ":")
+                digits(secondsOfDay / 60 % 60, 2, at: 20)
+                bytes[22] = UInt8(ascii: ":")
+                digits(secondsOfDay % 60, 2, at: 23)
+                bytes[25] = space
+                bytes[26] = UInt8(ascii: "G")
+                bytes[27] = UInt8(ascii: "M")
+                bytes[28] = UInt8(ascii: "T")
+                return 29
+            }
+        }
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
         return "\(shortDays[weekday]), \(two(day)) \(months[month - 1]) \(yearText) "
