@@ -11,7 +11,8 @@ import FoundationNetworking
 /// `BENCH_PROFILE_CALLS=<n>` (20,000 by default) runs the same set-up as the paired row, then `n` calls of one side
 /// only, and nothing else. Run it twice under `valgrind --tool=callgrind`, with `n` and with 0 calls: the
 /// difference of the two profiles is `n` calls, without the set-up. Names: `memory-hit` (the full chain at 100k
-/// keys), `urlcache-hit` (`URLCache` at 100k keys), `curl-send` (`CurlTransport.send` alone, 512 B),
+/// keys), `instant-miss` (a miss through the full chain over a transport that answers at once), `urlcache-hit`
+/// (`URLCache` at 100k keys), `curl-send` (`CurlTransport.send` alone, 512 B),
 /// `libcurl-loop` (the plain libcurl loop, 512 B).
 func runProfile(_ name: String, calls: Int) async throws {
     switch name {
@@ -20,6 +21,16 @@ func runProfile(_ name: String, calls: Int) async throws {
         for call in 0..<calls {
             let response = try await client.data(for: probes[call & 1023])
             precondition(response.cacheStatus == .hit)
+        }
+    case "instant-miss":
+        // The pipeline's own work on a miss (the paired row's subject): a transport that answers at once.
+        let instant = InstantTransport(response: PipelineResponse(
+            head: HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=600", .contentLength: "64"]), body: MemoryHitFixture.body
+        ))
+        let missClient = HTTPCacheClient(transport: instant, configuration: .init(storage: MemoryStorage(capacity: 64 << 20)))
+        for call in 0..<calls {
+            let response = try await missClient.data(for: try HTTPRequest(url: "http://origin.test/miss/\(call)"))
+            precondition(response.cacheStatus == .miss)
         }
     case "urlcache-hit":
         let (urlCache, _, probes) = MemoryHitFixture.urlCache()

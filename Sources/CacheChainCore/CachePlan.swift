@@ -24,7 +24,7 @@ public import HTTPTypes
 ///
 /// An interceptor that finds no plan on the request computes what it needs itself (each built-in documents how),
 /// so every one of them still works alone.
-public struct CachePlan: Sendable, Hashable {
+public struct CachePlan: Sendable, Hashable, CustomReflectable {
     /// The request's primary key under the context's ``CacheKeyStrategy`` (with a body digest for a body-keyed
     /// request).
     public var key: CacheKey {
@@ -97,6 +97,11 @@ public struct CachePlan: Sendable, Hashable {
         hasher.combine(validation)
         hasher.combine(sentAs)
         hasher.combine(responseOverride)
+    }
+
+    /// The plan's values, for `dump`, `print` and test failure messages (not its storage reference).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["key": key, "validation": validation as Any, "sentAs": sentAs as Any, "responseOverride": responseOverride as Any])
     }
 
     /// A conditional request and the stored variants it validates.

@@ -84,5 +84,10 @@ struct HTTPDateTests {
     func format() {
         #expect(HTTPDate.format(Date(timeIntervalSince1970: 784_111_777)) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(HTTPDate.format(Date(timeIntervalSince1970: 0)) == "Thu, 01 Jan 1970 00:00:00 GMT")
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: 1_796_684_399.9)) == "Mon, 07 Dec 2026 22:59:59 GMT")  // sub-second parts dropped
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: -62_135_596_800)) == "Mon, 01 Jan 0001 00:00:00 GMT")
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: 253_402_300_799)) == "Fri, 31 Dec 9999 23:59:59 GMT")
+        // Past the four digits IMF-fixdate has: the year is written in full.
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: 253_402_300_800)) == "Sat, 01 Jan 10000 00:00:00 GMT")
     }
 }
