@@ -24,8 +24,9 @@ public protocol CacheStorage: Sendable {
     /// ``varyDigestKey(for:)``), most recently stored first. What the cache interceptors look up.
     ///
     /// A backend that indexes variants (`DiskStorage`) finds those at a cost independent of how many
-    /// variants the key has; the default returns every variant (``entries(for:)``), which is always correct:
-    /// the policy engine selects among what it is given.
+    /// variants the key has, looking up what the policy's `VariantLookup` names for the request; the default
+    /// returns every variant (``entries(for:)``), which is always correct: the policy engine selects among what it
+    /// is given.
     /// - Parameters:
     ///   - key: The primary key.
     ///   - request: The request to answer.

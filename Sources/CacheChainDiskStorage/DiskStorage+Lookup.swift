@@ -43,20 +43,13 @@ extension DiskStorage {
         let lookUp = { (index: DiskIndex) throws(CacheChainError) -> [DiskIndex.Row] in
             let first = try index.firstRows(key: keyString)
             guard first.count > 1 else { return first }
-            var variants = [""]
-            var negotiates = false
-            for spec in try index.varySpecs(key: keyString) {
-                let names = spec.split(separator: ",").map(String.init)
-                negotiates = negotiates || names.contains { NegotiationFields.names.contains($0) }
-                let variant = VaryFields.variantKey(of: request, varyNames: names, key: digestKey)
-                if !variants.contains(variant) { variants.append(variant) }
-            }
+            // Which variants may answer is the policy's to say (`VariantLookup`); the index only runs the lookups.
+            let lookup = VariantLookup(for: request, storedVarySpecs: try index.varySpecs(key: keyString), key: digestKey)
             var rows: [DiskIndex.Row] = []
-            for variant in variants {
+            for variant in lookup.variantKeys {
                 if let row = try index.lookup(key: keyString, variant: variant) { rows.append(row) }
             }
-            // No variant for these exact preferences: the engine may select one by negotiation, so it sees them all.
-            return rows.isEmpty && negotiates ? try index.lookup(key: keyString) : rows
+            return rows.isEmpty && lookup.everyVariantWhenNoneFound ? try index.lookup(key: keyString) : rows
         }
         if let found = readOnCallersThread(key: key, rows: lookUp) { return found }
         return try await io.run { () throws(CacheChainError) in
