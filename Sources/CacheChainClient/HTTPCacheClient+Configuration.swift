@@ -56,7 +56,7 @@ extension HTTPCacheClient {
         /// When `false`, a `3xx` is returned as is; one request can ask for that too with
         /// `RedirectInterceptor.ModeKey` set to `.manual`.
         public var isRedirectFollowingEnabled: Bool
-        /// The most redirects followed for one request (10 by default); one more is an `invalid-request` error
+        /// The most redirects followed for one request (10 by default); one more is a `too-many-redirects` error
         /// naming the hops.
         public var maximumRedirects: Int
         /// Interceptors placed inside the storage decision, just before the transport, outermost first: they run on

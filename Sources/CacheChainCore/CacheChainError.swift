@@ -39,6 +39,9 @@ public struct CacheChainError: Error, Sendable, CustomStringConvertible {
         public static let invalidRequest = Code(rawValue: "invalid-request")
         /// The configuration is unusable (bad key file, missing directory…).
         public static let invalidConfiguration = Code(rawValue: "invalid-configuration")
+        /// A request was redirected more often than the client's `maximumRedirects` allows (a loop, or a longer
+        /// chain than configured); curl's `CURLE_TOO_MANY_REDIRECTS`.
+        public static let tooManyRedirects = Code(rawValue: "too-many-redirects")
         /// An encryption key is not available: there is no current key to seal new entries with, or the key
         /// an entry was sealed with is no longer provided (rotated out or destroyed).
         public static let keyUnavailable = Code(rawValue: "key-unavailable")

@@ -11,7 +11,7 @@ import HTTPTypes
 /// RFC 9111 allows for each response. `303` (and `301`/`302` after `POST`) continue with `GET` and no body;
 /// `307`/`308` keep the method and body. `Authorization`, `Cookie` and `Proxy-Authorization` are dropped when a
 /// hop leaves the original origin (scheme, host or port), as browsers and AsyncHTTPClient do, and are not sent
-/// again on later hops, even back to that origin. More than ``maximumRedirects`` hops is an `invalid-request` error naming the chain.
+/// again on later hops, even back to that origin. More than ``maximumRedirects`` hops is a `too-many-redirects` error naming the chain.
 /// Outside a `Pipeline` (unbound) it returns the 3xx as is.
 ///
 /// A request whose context carries ``Mode/manual`` under ``ModeKey`` is not followed: its 3xx is returned
@@ -65,7 +65,7 @@ public struct RedirectInterceptor: ChainBoundInterceptor {
     ///   - context: Its context.
     ///   - next: The rest of the chain.
     /// - Returns: The final response, whose trace lists the hops followed (the 3xx itself in ``Mode/manual``).
-    /// - Throws: The chain's error, or `invalid-request` when there are too many hops.
+    /// - Throws: The chain's error, or `too-many-redirects` when there are too many hops.
     public func intercept(_ request: PipelineRequest, context: InterceptorContext, next: Next) async throws -> PipelineResponse {
         var response = try await next(request, context)
         let status = response.head.status.code
@@ -78,7 +78,7 @@ public struct RedirectInterceptor: ChainBoundInterceptor {
         let hops = (context.values[HopsKey.self] ?? []) + [Self.url(of: request.head)]
         guard hops.count <= maximumRedirects else {
             throw CacheChainError(
-                .invalidRequest,
+                .tooManyRedirects,
                 "more than \(maximumRedirects) redirects: \(hops.joined(separator: " → ")); raise maximumRedirects or fix the origin",
                 request: request.head
             )

@@ -18,7 +18,8 @@ struct CacheChainCommand: AsyncParsableCommand {
 
             Exit codes: 0 success; 1 runtime failure (network, cache directory, key file, or nothing \
             stored where that is the question); 22 get --fail and an HTTP status of 400 or more (curl's \
-            code); 28 get -m and the request took longer (curl's code); 64 invalid usage (bad or conflicting \
+            code); 28 get -m and the request took longer (curl's code); 47 get -L and more redirects than \
+            --max-redirs (curl's code); 64 invalid usage (bad or conflicting \
             options, or an option the subcommand does not take).
 
             Sizes (--disk-capacity, --memory-capacity, --max-inline-body) take bytes or a K, M or G suffix \

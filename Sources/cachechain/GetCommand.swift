@@ -148,6 +148,9 @@ struct GetCommand: AsyncParsableCommand {
         } catch let error as CacheChainError where error.code == .timedOut && request.maxTime != nil {
             printError("Error: \(pipelineRequest.head.method) \(url) took longer than -m \(request.maxTime ?? 0) s: \(error.message)")
             throw ToolExitCode.timedOut
+        } catch let error as CacheChainError where error.code == .tooManyRedirects {
+            printError("Error: \(pipelineRequest.head.method) \(url): \(error.message)")
+            throw ToolExitCode.tooManyRedirects
         } catch {
             throw ToolExitCode.failing("Error: \(pipelineRequest.head.method) \(url) failed: \(error)")
         }
@@ -157,7 +160,9 @@ struct GetCommand: AsyncParsableCommand {
         let elapsed = ContinuousClock.now - started
         if output.verbose {
             let version = response.userInfo[CurlTransport.NegotiatedHTTPVersionKey.self]?.description ?? "HTTP/1.1"
-            let lines = VerboseOutput.requestLines(sent.request ?? pipelineRequest.head, version: version, fromCache: sent.request == nil)
+            let (finalRequest, hops) = sent.split(finalURL: VerboseOutput.finalURL(of: response, requested: VerboseOutput.url(of: pipelineRequest.head)))
+            let lines = VerboseOutput.hopLines(hops, version: version)
+                + VerboseOutput.requestLines(finalRequest ?? pipelineRequest.head, version: version, fromCache: finalRequest == nil)
                 + VerboseOutput.responseLines(response)
                 + VerboseOutput.traceLines(response, url: url, prefix: "* ")
                 + ["* key: \(CacheKey(pipelineRequest.head))", "* age: \(response.head.headerFields[.age] ?? "0") s, \(response.body.count) bytes, \(elapsed)"]

@@ -1,18 +1,31 @@
 import CacheChain
+import Foundation
 import CacheChainCurl
 import Synchronization
 
-/// A network interceptor that keeps the last request the cache sent to the origin (with the validators a
-/// revalidation added), for `get -v`: what curl's `>` lines show is what went on the wire.
+/// A network interceptor that keeps every exchange the cache had with the origin for one `get` (with the
+/// validators a revalidation added), for `get -v`: what curl's `>` and `<` lines show is what went on the wire,
+/// each redirect hop included.
 final class SentRequestRecorder: HTTPInterceptor {
-    private let last = Mutex<HTTPRequest?>(nil)
+    private let exchanges = Mutex<[(request: HTTPRequest, response: PipelineResponse)]>([])
 
-    /// The last request sent; `nil` when the answer came from the cache without the network.
-    var request: HTTPRequest? { last.withLock { $0 } }
+    /// The exchanges in the order they were sent.
+    var recorded: [(request: HTTPRequest, response: PipelineResponse)] { exchanges.withLock { $0 } }
 
     func intercept(_ request: PipelineRequest, context: InterceptorContext, next: Next) async throws -> PipelineResponse {
-        last.withLock { $0 = request.head }
-        return try await next(request, context)
+        let response = try await next(request, context)
+        exchanges.withLock { $0.append((request.head, response)) }
+        return response
+    }
+
+    /// The request sent for the final answer (its URL is `finalURL`), or `nil` when the cache answered it alone,
+    /// and the earlier hops that went to the origin.
+    func split(finalURL: String) -> (final: HTTPRequest?, hops: [(request: HTTPRequest, response: PipelineResponse)]) {
+        let all = recorded
+        guard let index = all.lastIndex(where: { VerboseOutput.url(of: $0.request) == finalURL }) else { return (nil, all) }
+        var hops = all
+        let final = hops.remove(at: index)
+        return (final.request, hops)
     }
 }
 
@@ -31,6 +44,26 @@ struct VerboseOutput {
         for field in request.headerFields { lines.append("> \(field.name.rawName): \(field.value)") }
         lines.append(">")
         return lines
+    }
+
+    /// The URL a request was sent to: `scheme://authority/path`.
+    static func url(of request: HTTPRequest) -> String {
+        "\(request.scheme ?? "http")://\(request.authority ?? "")\(request.path ?? "/")"
+    }
+
+    /// The URL of the final answer: the last redirect hop's target in the trace, or `url` when none was followed.
+    static func finalURL(of response: PipelineResponse, requested url: String) -> String {
+        guard let hop = response.trace.last(where: { $0.code == .redirected }), let arrow = hop.detail.range(of: " → ") else { return url }
+        return String(hop.detail[arrow.upperBound...])
+    }
+
+    /// With `-L -v`, each redirect hop that went to the origin before the final answer, as curl shows it: its
+    /// request and response lines, then `* Issue another request to this URL: '…'`.
+    static func hopLines(_ hops: [(request: HTTPRequest, response: PipelineResponse)], version: String) -> [String] {
+        hops.flatMap { hop in
+            requestLines(hop.request, version: version, fromCache: false) + responseLines(hop.response)
+                + (hop.response.head.headerFields[.location].map { ["* Issue another request to this URL: '\($0)'"] } ?? [])
+        }
     }
 
     /// The response lines: `< HTTP/1.1 200 OK`, each field, `<`.

@@ -68,7 +68,7 @@ struct DefaultRedirectTests {
         origin.route("/loop", LoopbackRoute(status: 302, headers: [("Location", "/loop"), ("Cache-Control", "no-store")], body: ""))
         let client = try Self.client(kind) { $0.maximumRedirects = 3 }
         let error = await #expect(throws: CacheChainError.self) { try await client.data(for: HTTPRequest(url: origin.url("/loop"))) }
-        #expect(error?.code == .invalidRequest)
+        #expect(error?.code == .tooManyRedirects)
         #expect(error?.message.contains("more than 3 redirects") == true, "\(error?.message ?? "")")
         #expect(origin.requestCount(for: "/loop") == 4, "the first request and three hops")
         try await client.shutdown()
