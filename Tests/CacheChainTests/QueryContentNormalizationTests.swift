@@ -48,6 +48,15 @@ struct QueryContentNormalizationTests {
         #expect(keyed("a=1&b=2", form) != keyed("a=1&b=2", "text/plain"), "the media type is keyed too")
     }
 
+    @Test("a key's target is its method and URL, whatever its discriminator")
+    func sameTarget() {
+        var key = CacheKey(method: "QUERY", scheme: "https", authority: "example.com", path: "/search")
+        key.discriminator = "content-sha256=aa"
+        #expect(key.isSameTarget(as: CacheKey(method: "QUERY", scheme: "HTTPS", authority: "example.com:443", path: "/search")))
+        #expect(!key.isSameTarget(as: CacheKey(method: "GET", scheme: "https", authority: "example.com", path: "/search")))
+        #expect(!key.isSameTarget(as: CacheKey(method: "QUERY", scheme: "https", authority: "example.com", path: "/search?x")))
+    }
+
     @Test("other types, and encoded content, are their exact bytes")
     func exactBytes() {
         #expect(keyed("b=2&a=1", "text/plain") != keyed("a=1&b=2", "text/plain"))
