@@ -59,6 +59,21 @@ extension EncryptedStorage {
         return removed.withLock { $0 }
     }
 
+    /// Removes every entry with a key's method and URL, whatever its discriminator (every `QUERY` of a URI): the
+    /// key's plain form by name, the others through their target tag (an HMAC of the method and URL, which the
+    /// wrapped backend indexes as any userInfo name), without decrypting anything.
+    /// - Parameter key: A key of the target; its discriminator is ignored.
+    /// - Complexity: Per provided key, two HMACs, one wrapped removal and the wrapped backend's tag search.
+    public func removeEntries(sameTargetAs key: CacheKey) async throws {
+        var plain = key
+        plain.discriminator = ""
+        try await remove(plain)
+        for encryptionKey in keyProvider.availableKeys {
+            let tag = try EntryNames.targetTagName(key, under: encryptionKey)
+            try await wrapped.removeEntries(withUserInfoNamed: tag, where: { _ in true })
+        }
+    }
+
     /// Removes every entry whose URL starts with a prefix, opening only each entry's metadata.
     /// - Parameter urlPrefix: The prefix.
     /// - Complexity: O(n) first-segment decryptions.

@@ -187,6 +187,7 @@ public struct EncryptedStorage: CacheStorage {
         let envelope = try EnvelopeCodec.seal(entry, key: key, names: names, segmentSize: segmentSize, spool: spool)
         var tags: [String: Data] = [:]
         for name in entry.cached.userInfo.names { tags[try EntryNames.tagName(name, under: key)] = Self.tagMarker }
+        if EntryNames.isTargetTagged(entry.key) { tags[try EntryNames.targetTagName(entry.key, under: key)] = Self.tagMarker }
         let innerKey = names.innerKey
         var inner = CacheEntry(
             key: innerKey,

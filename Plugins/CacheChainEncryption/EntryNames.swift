@@ -38,6 +38,22 @@ struct EntryNames: Sendable {
         try named(key, under: encryptionKey).innerKey
     }
 
+    /// The inner userInfo name that marks the entries of one target (method and URL, whatever the key's
+    /// discriminator: the `QUERY`s of a URI), so that `EncryptedStorage.removeEntries(sameTargetAs:)` finds them
+    /// through the wrapped backend's tag index: `cachechain-target-` + 32 hex digits (the URL is not in clear).
+    static func targetTagName(_ key: CacheKey, under encryptionKey: EncryptionKey) throws(CacheChainError) -> String {
+        var target = key
+        target.discriminator = ""
+        let digest = try HMACSHA256.authenticationCode(key: encryptionKey.namingKey, message: keyWriter(target, label: "target").bytes)
+        return "cachechain-target-" + Hex.encode(Array(digest.prefix(16)))
+    }
+
+    /// Whether entries of this key carry a ``targetTagName(_:under:)``: a key with a discriminator or another
+    /// method than `GET` (a target's plain `GET` key is removed by name).
+    static func isTargetTagged(_ key: CacheKey) -> Bool {
+        !key.discriminator.isEmpty || key.method != "GET"
+    }
+
     /// The inner userInfo name that stands for a userInfo name: `cachechain-tag-` + 32 hex digits.
     static func tagName(_ name: String, under encryptionKey: EncryptionKey) throws(CacheChainError) -> String {
         var writer = BinaryWriter(byteOrder: .bigEndian, capacity: 256)

@@ -33,6 +33,31 @@ enum RedisScripts {
         return 1
         """
 
+    /// Adds an entry hash to its target's set (the keys of one method and URL that have a discriminator or another
+    /// method than `GET`: the `QUERY`s of a URI), which lives at least as long as the entry. KEYS[1] target set.
+    /// ARGV: 1 entry hash, 2 ttl ms.
+    static let indexTarget = """
+        redis.call('SADD', KEYS[1], ARGV[1])
+        if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+        return 1
+        """
+
+    /// Removes every entry hash of a target's set, with its body keys, then the set. KEYS[1] target set.
+    /// ARGV[1] body-key prefix.
+    static let removeTarget = bodyKeyFunction + """
+        local hashes = redis.call('SMEMBERS', KEYS[1])
+        for _, hash in ipairs(hashes) do
+          local all = redis.call('HGETALL', hash)
+          for i = 2, #all, 2 do
+            local body = bodyKey(all[i], ARGV[1])
+            if body then redis.call('UNLINK', body) end
+          end
+          redis.call('UNLINK', hash)
+        end
+        redis.call('UNLINK', KEYS[1])
+        return #hashes
+        """
+
     /// Removes a whole key with its body keys. KEYS[1] entry hash. ARGV[1] body-key prefix.
     static let remove = bodyKeyFunction + """
         local all = redis.call('HGETALL', KEYS[1])

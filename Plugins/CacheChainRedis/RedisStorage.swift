@@ -57,6 +57,12 @@ public final class RedisStorage: CacheStorage {
     var entryPrefix: String { "\(configuration.namespace):e:" }
     var bodyPrefix: String { "\(configuration.namespace):b:" }
     var stagingPrefix: String { "\(configuration.namespace):s:" }
+    /// Where the set of a target's entry hashes lives (``removeEntries(sameTargetAs:)``).
+    var targetPrefix: String { "\(configuration.namespace):t:" }
+
+    /// The set of the entry hashes of a key's target (method and URL), kept for keys with a discriminator or
+    /// another method than `GET`.
+    func targetSetKey(_ key: CacheKey) -> [UInt8] { Array((targetPrefix + key.method + " " + key.url).utf8) }
 
     func hashKey(_ key: CacheKey) -> [UInt8] { Array((entryPrefix + key.stringValue).utf8) }
 
@@ -122,6 +128,7 @@ public final class RedisStorage: CacheStorage {
         let bodyPrefix = self.bodyPrefix
         let stagingPrefix = self.stagingPrefix
         let ttl = RedisRetention.milliseconds(for: entry, staleRetention: configuration.staleRetention, now: Date())
+        let targetSet = !entry.key.discriminator.isEmpty || entry.key.method != "GET" ? targetSetKey(entry.key) : nil
         try await pool.withConnection { connection throws(CacheChainError) in
             var staging: [UInt8] = []
             var bodyKey: [UInt8] = []
@@ -144,6 +151,12 @@ public final class RedisStorage: CacheStorage {
                 if !staging.isEmpty { _ = try? connection.run([Array("UNLINK".utf8), staging]) }
                 throw CacheChainError(.storageFailed, "Redis refused to store an entry: \(text)", cacheKey: entry.key)
             }
+            if let targetSet {
+                // Indexed by target, so that an unsafe request's invalidation finds the URI's `QUERY`s without a `SCAN`.
+                _ = try connection.run([
+                    Array("EVAL".utf8), Array(RedisScripts.indexTarget.utf8), Array("1".utf8), targetSet, hash, Array(String(ttl).utf8),
+                ]).refusingErrors("the target index of an entry", endpoint: "\(configuration.endpoint)")
+            }
         }
     }
 
@@ -157,6 +170,24 @@ public final class RedisStorage: CacheStorage {
         try await pool.withConnection { connection throws(CacheChainError) in
             _ = try connection.run([Array("EVAL".utf8), Array(RedisScripts.remove.utf8), Array("1".utf8), hash, bodyPrefix])
                 .refusingErrors("the removal of an entry", endpoint: endpoint)
+        }
+    }
+
+    /// Removes every entry with a key's method and URL, whatever its discriminator (every `QUERY` of a URI): the
+    /// plain key, then the entries of the target's set (kept by ``store(_:)``), in one script each.
+    /// - Parameter key: A key of the target; its discriminator is ignored.
+    /// - Throws: `CacheChainError` (`storage-failed`) when Redis cannot be reached or refuses the removal.
+    /// - Complexity: Two round trips, and O(r) inside Redis for the r entries removed: no `SCAN`.
+    public func removeEntries(sameTargetAs key: CacheKey) async throws {
+        var plain = key
+        plain.discriminator = ""
+        try await remove(plain)
+        let set = targetSetKey(key)
+        let bodyPrefix = Array(self.bodyPrefix.utf8)
+        let endpoint = "\(configuration.endpoint)"
+        try await pool.withConnection { connection throws(CacheChainError) in
+            _ = try connection.run([Array("EVAL".utf8), Array(RedisScripts.removeTarget.utf8), Array("1".utf8), set, bodyPrefix])
+                .refusingErrors("the removal of a target's entries", endpoint: endpoint)
         }
     }
 

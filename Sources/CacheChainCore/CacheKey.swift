@@ -92,6 +92,14 @@ public struct CacheKey: Sendable, Hashable, Codable, Comparable, CustomStringCon
         text += path
     }
 
+    /// Whether two keys name the same method and URL, whatever their ``discriminator``s (the keys of the `QUERY`
+    /// requests of one URI, ``CacheStorage/removeEntries(sameTargetAs:)``).
+    /// - Parameter other: The other key.
+    /// - Returns: Whether method, scheme, authority and path are equal.
+    public func isSameTarget(as other: CacheKey) -> Bool {
+        path == other.path && authority == other.authority && method == other.method && scheme == other.scheme
+    }
+
     /// Same as ``stringValue``.
     public var description: String { stringValue }
 

@@ -92,6 +92,18 @@ public protocol CacheStorage: Sendable {
     /// - Parameter urlPrefix: The prefix, e.g. `https://api.example.com/users/42/`.
     func removeEntries(urlPrefix: String) async throws
 
+    /// Removes every entry whose key has `key`'s method and ``CacheKey/url``, whatever its
+    /// ``CacheKey/discriminator``: every `QUERY` stored for one URI (each content is a key of its own), which an
+    /// unsafe request to the URI invalidates (RFC 9111 §4.4).
+    ///
+    /// The cache interceptors call it after every unsafe request the origin answers with a 2xx or 3xx, so a
+    /// backend should answer it without visiting every entry: `MemoryStorage` looks only when it ever stored
+    /// such a key, `DiskStorage` through an index of its `QUERY` rows. The default goes through
+    /// ``removeEntries(where:)`` (O(n)).
+    /// - Parameter key: A key of the target; its discriminator is ignored.
+    /// - Throws: A storage error; callers report it and carry on.
+    func removeEntries(sameTargetAs key: CacheKey) async throws
+
     /// Removes every entry that holds a userInfo value named `name` and for which a predicate holds: purge
     /// by tag (e.g. every entry of one user at logout). Backends with an index look only at the entries
     /// that carry the name.
@@ -201,6 +213,12 @@ extension CacheStorage {
     /// - Parameter urlPrefix: The URL prefix.
     public func removeEntries(urlPrefix: String) async throws {
         try await removeEntries(where: { $0.key.url.hasPrefix(urlPrefix) })
+    }
+
+    /// Default implementation through ``removeEntries(where:)``: O(n).
+    /// - Parameter key: A key of the target; its discriminator is ignored.
+    public func removeEntries(sameTargetAs key: CacheKey) async throws {
+        try await removeEntries(where: { $0.key.isSameTarget(as: key) })
     }
 
     /// Default implementation through ``removeEntries(where:)``.

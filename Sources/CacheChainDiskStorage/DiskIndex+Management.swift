@@ -22,6 +22,17 @@ extension DiskIndex {
         try deleting("DELETE FROM entries WHERE substr(url, 1, length(?1)) = ?1 RETURNING file", .text(prefix))
     }
 
+    /// Deletes every row of a method and URL, whatever the key's discriminator: for `QUERY`, through the partial
+    /// index ``queryTargetIndex``.
+    func deleteTarget(method: String, url: String) throws(CacheChainError) -> [String] {
+        if method == "QUERY" {
+            return try deleting("DELETE FROM entries WHERE substr(key, 1, 6) = 'QUERY ' AND url = ?1 RETURNING file", .text(url))
+        }
+        return try deleting(
+            "DELETE FROM entries WHERE url = ?1 AND substr(key, 1, length(?2)) = ?2 RETURNING file", .text(url), .text(method + " ")
+        )
+    }
+
     private func deleting(_ sql: String, _ values: SQLiteValue...) throws(CacheChainError) -> [String] {
         try collectFiles(try database.prepare(sql), values)
     }

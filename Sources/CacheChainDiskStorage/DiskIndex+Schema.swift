@@ -16,6 +16,8 @@ import CXXHash
 ///   ids that share the top 52 bits of the key's XXH64 hash. A lookup is one descent of the table's own
 ///   B-tree (a range of row ids, checked against the key), not a descent of a hash index followed by one of
 ///   the table; two keys whose hashes share those 52 bits share a range and are told apart by the key.
+/// - `entries_by_query_url`: the `QUERY` rows by `url` (``queryTargetIndex``): a URI's `QUERY` entries are found
+///   without a scan when an unsafe request invalidates them.
 /// - `tags`: `(entry_id, name)` per userInfo name, for purge by tag without decoding every entry.
 /// - `totals`: one row with the byte and entry counts, kept exact by triggers in the same transactions.
 extension DiskIndex {
@@ -50,6 +52,12 @@ extension DiskIndex {
         let first = keyHash(key) & ~((1 << Int64(slotBits)) - 1)
         return first...(first | ((1 << Int64(slotBits)) - 1))
     }
+
+    /// The `QUERY` rows by URL (a partial index: other rows cost nothing), so that an unsafe request's invalidation
+    /// of a URI's `QUERY` entries is not a scan. Created when a read-write index opens, on an index of this schema
+    /// made before it too.
+    static let queryTargetIndex =
+        "CREATE INDEX IF NOT EXISTS entries_by_query_url ON entries (url) WHERE substr(key, 1, 6) = 'QUERY '"
 
     /// The tables, indexes and triggers of schema ``schemaVersion``, created in one transaction.
     static let schema = """

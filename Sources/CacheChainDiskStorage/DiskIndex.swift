@@ -82,6 +82,7 @@ package final class DiskIndex {
                 throw error
             }
         }
+        if !readOnly { try database.execute(Self.queryTargetIndex) }
         lookupStatement = try database.prepare(Self.lookupQuery)
         firstRowsStatement = try database.prepare(Self.firstRowsQuery)
         variantStatement = try database.prepare(Self.variantQuery)

@@ -63,6 +63,18 @@ extension DiskStorage {
         }
     }
 
+    /// Removes every entry with `key`'s method and URL, whatever its discriminator (every `QUERY` stored for a
+    /// URI).
+    /// - Parameter key: A key of the target.
+    /// - Throws: `CacheChainError` when the index cannot be written.
+    /// - Complexity: O(log n + r) for a `QUERY` target (a partial index of the `QUERY` rows by URL); O(n) inside
+    ///   SQLite, no entry decoded, for another method.
+    public func removeEntries(sameTargetAs key: CacheKey) async throws(CacheChainError) {
+        try await io.run { () throws(CacheChainError) in
+            try deleteRows { () throws(CacheChainError) in try index.deleteTarget(method: key.method, url: key.url) }
+        }
+    }
+
     /// Removes the entries holding a userInfo value named `name` for which the predicate holds.
     /// - Parameters:
     ///   - name: The userInfo name.

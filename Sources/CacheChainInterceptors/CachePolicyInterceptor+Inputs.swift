@@ -78,16 +78,24 @@ extension CachePolicyInterceptor {
         return nil
     }
 
+    /// The rule every `QUERY` that no configured rule names is cached under: content up to 64 KiB.
+    static let queryRule = BodyKeyedCachingRule("query", methods: [BodyKeyedCachingRule.query])
+
     /// Turns a `POST` or `QUERY` that a body-keyed rule names into the `GET` the cache handles, keyed by a digest of
     /// its method and body and a keyed digest of its `Authorization`, `Proxy-Authorization` and `Cookie` fields when
     /// it has any (`BodyKeyDigest`: an entry is never served to a request with other credentials), with the origin's
     /// form in the plan (`CachePlan.sentAs`).
     /// - Returns: Whether the request is now body-keyed (otherwise it goes to the origin uncached).
+    ///
+    /// A `QUERY` that no rule names is keyed by its content under ``queryRule`` (RFC 10008 §2.7: its responses are
+    /// cacheable; trace code `query`).
     func applyBodyKey(to inputs: inout PlanInputs, context: InterceptorContext) -> Bool {
         let head = inputs.request.head
-        guard let rule = bodyKeyedCaching.first(where: { $0.matches(head) }) else { return false }
+        let configured = bodyKeyedCaching.isEmpty ? nil : bodyKeyedCaching.first(where: { $0.matches(head) })
+        guard let rule = configured ?? (head.method == BodyKeyedCachingRule.query ? Self.queryRule : nil) else { return false }
+        let code: CacheReason.Code = configured == nil ? .query : .bodyKeyed
         guard let body = try? (inputs.request.body ?? .empty).collect(upTo: rule.maximumBodySize) else {
-            inputs.trace.append(CacheReason(.bodyKeyed, "rule '\(rule.name)': the body is over \(rule.maximumBodySize) bytes, not cached"))
+            inputs.trace.append(CacheReason(code, "rule '\(rule.name)': the body is over \(rule.maximumBodySize) bytes, not cached"))
             return false
         }
         guard rule.isCacheable?(head, body) ?? true else { return false }
@@ -100,7 +108,11 @@ extension CachePolicyInterceptor {
         inputs.sentAs = CachePlan.SentRequest(method: head.method, body: body)
         inputs.request.head.method = .get
         inputs.request.body = nil
-        inputs.trace.append(CacheReason(.bodyKeyed, "rule '\(rule.name)': \(head.method) keyed by its body (\(digest.prefix(24))…)"))
+        if configured == nil {
+            inputs.trace.append(CacheReason(.query, "QUERY keyed by its content (RFC 10008 §2.7; \(digest.prefix(27))…)"))
+        } else {
+            inputs.trace.append(CacheReason(.bodyKeyed, "rule '\(rule.name)': \(head.method) keyed by its body (\(digest.prefix(24))…)"))
+        }
         return true
     }
 }

@@ -31,6 +31,10 @@ import Logging
 /// - **Ranges** (``isRangeServingEnabled``): a single-range `GET` is answered from a stored complete, fresh `200`.
 /// - **Policy overrides** (``policyOverrides``, or one request's own rule under `PolicyOverrideRule.RequestKey`).
 /// - **Body keys** (``bodyKeyedCaching``): `POST` and `QUERY` requests cached by a digest of their body.
+/// - **`QUERY`** (RFC 10008): always cached by its content, normalised for its media type (JSON whitespace and
+///   member order, form field order), under a key of its own method: served only to a `QUERY` with equivalent
+///   content, never to a `GET` or `POST` (nor they to it), and invalidated with its URI's other entries by an
+///   unsafe request (`CacheStorage.removeEntries(sameTargetAs:)`).
 ///
 /// A storage failure is reported as a `CacheEvent.Kind.storageError` event and treated as a miss.
 public struct CachePolicyInterceptor: ChainBoundInterceptor {
@@ -102,7 +106,7 @@ public struct CachePolicyInterceptor: ChainBoundInterceptor {
         }
         let method = inputs.request.head.method
         if method != .get, method != .head {
-            guard !bodyKeyedCaching.isEmpty, applyBodyKey(to: &inputs, context: context) else {
+            guard method == BodyKeyedCachingRule.query || !bodyKeyedCaching.isEmpty, applyBodyKey(to: &inputs, context: context) else {
                 return try await forwardUnsafe(inputs, context: context, next: next)
             }
         }

@@ -22,4 +22,8 @@ extension CacheReason.Code {
     /// freshness and a `Content-Location` equal to the request's target URI (RFC 9110 §9.3.3); `storable`
     /// follows when it was stored.
     public static let contentLocation = CacheReason.Code(rawValue: "content-location")
+
+    /// ``CachePolicyInterceptor`` keyed a `QUERY` by its content, normalised for its media type (RFC 10008 §2.7),
+    /// or left it uncached (content over 64 KiB, or not in memory).
+    public static let query = CacheReason.Code(rawValue: "query")
 }

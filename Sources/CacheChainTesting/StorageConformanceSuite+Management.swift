@@ -28,6 +28,36 @@ extension StorageConformanceSuite {
         }
     }
 
+    /// `QUERY` entries of one URI, one key per content (a discriminator), removed together; the URI's `GET` entry,
+    /// another URI's `QUERY` and a `POST` key of the same URI stay.
+    static func removeSameTarget(_ storage: any CacheStorage) async throws {
+        func keyed(_ entry: CacheEntry, _ method: String, _ discriminator: String) -> CacheEntry {
+            var entry = entry
+            entry.key.method = method
+            entry.key.discriminator = discriminator
+            return entry
+        }
+        let queries = [
+            keyed(makeEntry(path: "/q?x=1"), "QUERY", "content-sha256=aa"),
+            keyed(makeEntry(path: "/q?x=1", language: "fr"), "QUERY", "content-sha256=bb"),
+            keyed(makeEntry(path: "/q?x=1"), "QUERY", ""),
+        ]
+        let kept = [
+            makeEntry(path: "/q?x=1"), keyed(makeEntry(path: "/q?x=1"), "POST", "body-sha256=aa"),
+            keyed(makeEntry(path: "/q?x=12"), "QUERY", "content-sha256=aa"), keyed(makeEntry(path: "/q"), "QUERY", "content-sha256=aa"),
+        ]
+        for entry in queries + kept { try await storage.store(entry) }
+        var target = queries[0].key
+        target.discriminator = "anything"
+        try await storage.removeEntries(sameTargetAs: target)
+        for entry in queries {
+            try expect(try await storage.entries(for: entry.key).isEmpty, "remove-same-target", "\(entry.key) survived")
+        }
+        for entry in kept {
+            try expect(try await storage.entries(for: entry.key).count == 1, "remove-same-target", "\(entry.key) was removed")
+        }
+    }
+
     static func removeTagged(_ storage: any CacheStorage) async throws {
         let user1 = [makeEntry(path: "/t/1", tag: "user-1"), makeEntry(path: "/t/2", language: "fr", tag: "user-1")]
         let user2 = makeEntry(path: "/t/3", tag: "user-2")

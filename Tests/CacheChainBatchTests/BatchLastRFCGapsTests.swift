@@ -115,4 +115,30 @@ struct BatchLastRFCGapsTests: BatchSubprocessSuite {
             #expect(origin.receivedRequests.map(\.method) == ["POST"])
         }
     }
+
+    @Test("a QUERY is cached by its content: equivalent JSON is a hit, other content a miss, a GET of the URL never gets it")
+    func queryByContent() async throws {
+        try await withBatch { batch, origin, _ in
+            origin.route("/search") { request in
+                LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: "\(request.method) \(String(decoding: request.body, as: UTF8.self))")
+            }
+            let url = origin.url("/search")
+            func query(_ id: Int, _ body: String) async throws -> JSONValue {
+                let escaped = body.replacingOccurrences(of: "\"", with: "\\\"")
+                try batch.send(#"{"type":"request","id":\#(id),"method":"QUERY","url":"\#(url)","headers":[["Content-Type","application/json"]],"body":"\#(escaped)"}"#)
+                return try await batch.nextMessage()
+            }
+            let first = try await query(1, #"{"q":"cats","n":2}"#)
+            #expect(first["cache_status"] == .string("miss"), "\(first)")
+            #expect(first["body"] == .string(#"QUERY {"q":"cats","n":2}"#))
+            #expect(traceCodes(first).contains("query"), "\(first)")
+            let equivalent = try await query(2, #"{ "n": 2, "q": "cats" }"#)
+            #expect(equivalent["cache_status"] == .string("hit"), "\(equivalent)")
+            #expect(equivalent["body"] == .string(#"QUERY {"q":"cats","n":2}"#))
+            #expect(try await query(3, #"{"q":"dogs","n":2}"#)["cache_status"] == .string("miss"))
+            let get = try await roundTrip(batch, 4, url)
+            #expect(get["cache_status"] == .string("miss"), "\(get)")
+            #expect(origin.receivedRequests.map(\.method) == ["QUERY", "QUERY", "GET"])
+        }
+    }
 }

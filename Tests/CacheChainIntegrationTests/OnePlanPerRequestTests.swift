@@ -36,6 +36,8 @@ private struct CountingStorage: CacheStorage {
         try await inner.store(entry)
     }
     func remove(_ key: CacheKey) async throws { try await inner.remove(key) }
+    // A wrapper forwards the invalidation of a target's QUERY entries (the default would visit every entry).
+    func removeEntries(sameTargetAs key: CacheKey) async throws { try await inner.removeEntries(sameTargetAs: key) }
     func removeAll() async throws { try await inner.removeAll() }
     func keys() async throws -> [CacheKey] { try await inner.keys() }
     func usage() async -> StorageUsage {

@@ -173,6 +173,12 @@ public struct HTTPSRoutedStorage: CacheStorage {
         for backend in backends { try await backend.removeEntries(urlPrefix: urlPrefix) }
     }
 
+    /// Removes every entry of a target (every `QUERY` of a URI) from the backend of its scheme.
+    /// - Parameter key: A key of the target; its discriminator is ignored.
+    public func removeEntries(sameTargetAs key: CacheKey) async throws {
+        try await backend(forScheme: key.scheme).removeEntries(sameTargetAs: key)
+    }
+
     /// Removes the matching tagged entries from both backends.
     /// - Parameters:
     ///   - name: The userInfo name.

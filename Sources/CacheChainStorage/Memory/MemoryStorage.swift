@@ -29,6 +29,9 @@ public final class MemoryStorage: CacheStorage {
     private let shards: [LockedValue<MemoryShard>]
     private let totals: LockedValue<Totals>
     private let events: CacheEventSink
+    /// Whether a key with a discriminator or a method other than `GET` (a `QUERY`'s) was ever stored: until then
+    /// ``removeEntries(sameTargetAs:)``, which runs after every unsafe request, has nothing to look for.
+    private let hasStoredDiscriminatedKeys = LockedValue(false)
 
     /// The byte limit.
     public var capacity: Int { totals.withLock { $0.capacity } }
@@ -129,6 +132,7 @@ public final class MemoryStorage: CacheStorage {
                 return
             }
         }
+        if !entry.key.discriminator.isEmpty || entry.key.method != "GET" { hasStoredDiscriminatedKeys.withLock { $0 = true } }
         let home = shardIndex(for: entry.key)
         let change = shards[home].withLock { $0.insert(entry, cost: cost, maximumVariants: maximumVariantsPerKey) }
         totals.withLock {
@@ -145,6 +149,23 @@ public final class MemoryStorage: CacheStorage {
     public func remove(_ key: CacheKey) async {
         let removed = shards[shardIndex(for: key)].withLock { $0.remove(key) }
         account(removedCost: removed.reduce(0) { $0 + $1.cost }, count: removed.count)
+    }
+
+    /// Removes every variant of every key with `key`'s method and URL, whatever its discriminator (every `QUERY`
+    /// stored for a URI).
+    /// - Parameter key: A key of the target.
+    /// - Complexity: O(1) until a key with a discriminator was stored; then O(k) key comparisons for k keys, no
+    ///   entry copied.
+    public func removeEntries(sameTargetAs key: CacheKey) async {
+        guard hasStoredDiscriminatedKeys.withLock({ $0 }) else { return }
+        for shard in shards {
+            let removed = shard.withLock { shard in
+                let doomed = shard.keys.filter { $0.isSameTarget(as: key) }
+                return doomed.flatMap { shard.remove($0) }
+            }
+            guard !removed.isEmpty else { continue }
+            account(removedCost: removed.reduce(0) { $0 + $1.cost }, count: removed.count)
+        }
     }
 
     /// Removes one variant of a key.

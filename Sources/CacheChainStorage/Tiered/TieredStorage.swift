@@ -182,6 +182,13 @@ public struct TieredStorage: CacheStorage {
         try await disk.removeEntries(urlPrefix: urlPrefix)
     }
 
+    /// Removes every entry of a target (every `QUERY` of a URI) from both tiers.
+    /// - Parameter key: A key of the target; its discriminator is ignored.
+    public func removeEntries(sameTargetAs key: CacheKey) async throws {
+        try await memory.removeEntries(sameTargetAs: key)
+        try await disk.removeEntries(sameTargetAs: key)
+    }
+
     /// Removes the matching tagged entries from both tiers.
     /// - Parameters:
     ///   - name: The userInfo name.
