@@ -3,6 +3,7 @@ public import CacheChainInterceptors
 public import CacheChainPolicy
 import CacheChainStorage
 public import Logging
+public import Tracing
 
 extension HTTPCacheClient {
     /// Everything a client needs besides its transport, with documented defaults.
@@ -65,6 +66,11 @@ extension HTTPCacheClient {
         /// Use them to shape what is cached, e.g. a minimum lifetime; use ``outerInterceptors`` to shape what the
         /// caller sees.
         public var networkInterceptors: [any HTTPInterceptor]
+        /// The tracer of each request's client span (see "Tracing" in ``HTTPCacheClient``): the tracer bootstrapped
+        /// with `InstrumentationSystem.bootstrap(_:)` when this configuration was made, as AsyncHTTPClient's
+        /// `HTTPClient.Configuration.tracing.tracer` is, or `nil` when none was, and then a request makes no span
+        /// and costs nothing more. Set it to use another tracer, or to `nil` to trace nothing.
+        public var tracer: (any Tracer)?
 
         /// Creates a configuration.
         /// - Parameters:
@@ -127,6 +133,13 @@ extension HTTPCacheClient {
             self.outerInterceptors = outerInterceptors
             self.isStaleWhileRevalidateEnabled = isStaleWhileRevalidateEnabled
             self.isRequestCoalescingEnabled = isRequestCoalescingEnabled
+            self.tracer = Self.bootstrappedTracer()
+        }
+
+        /// The bootstrapped tracer, or `nil` when it is the no-op one (read once per configuration, not per request).
+        static func bootstrappedTracer() -> (any Tracer)? {
+            let tracer = InstrumentationSystem.tracer
+            return tracer is NoOpTracer ? nil : tracer
         }
     }
 }
