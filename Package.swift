@@ -183,7 +183,7 @@ let package = Package(
         // swift-metrics counters and a request timer fed by cache events.
         .target(
             name: "CacheChainMetrics",
-            dependencies: ["CacheChainCore", .product(name: "CoreMetrics", package: "swift-metrics")],
+            dependencies: ["CacheChainClient", "CacheChainCore", .product(name: "CoreMetrics", package: "swift-metrics")],
             path: "Plugins/CacheChainMetrics",
             swiftSettings: strictSettings
         ),
