@@ -69,7 +69,7 @@ let package = Package(
     // repository's own scripts build with --enable-all-traits (the tests, examples and `cachechain demo` use the
     // loopback origin).
     traits: [
-        .trait(name: "AsyncHTTPClient", description: "CacheChainAsyncHTTPClient: AsyncHTTPClientTransport (resolves async-http-client and SwiftNIO)"),
+        .trait(name: "AsyncHTTPClient", description: "CacheChainAsyncHTTPClient: CacheChainAHCTransport (resolves async-http-client and SwiftNIO)"),
         .trait(name: "OpenAPI", description: "CacheChainOpenAPI: HTTPCacheMiddleware (resolves swift-openapi-runtime)"),
         .trait(name: "ServiceLifecycle", description: "CacheChainServiceLifecycle: HTTPCacheService (resolves swift-service-lifecycle)"),
         .trait(name: "Loopback", description: "CacheChainLoopback, the SwiftNIO test origin of the tests, examples and `cachechain demo` (resolves SwiftNIO, NIOSSL, NIOHTTP2)"),
@@ -437,7 +437,7 @@ let package = Package(
             dependencies: ["CacheChainBatch", "CacheChain", "CacheChainTesting", "CacheChainLoopback", httpTypes],
             swiftSettings: strictSettings
         ),
-        // The shared end-to-end transport suite: every scenario through CurlTransport and AsyncHTTPClientTransport.
+        // The shared end-to-end transport suite: every scenario through CurlTransport and CacheChainAHCTransport.
         .testTarget(
             name: "CacheChainIntegrationTests",
             dependencies: [

@@ -167,7 +167,7 @@ public struct HTTPCacheClient: Sendable {
     /// - Throws: `CacheChainError` (`invalid-request`, `not-in-cache`, `transport-failed`, …).
     public func data(
         for request: HTTPRequest,
-        body: HTTPBody? = nil,
+        body: PipelineBody? = nil,
         cachePolicy: RequestCachePolicy? = nil,
         logger: Logger? = nil
     ) async throws -> PipelineResponse {
