@@ -19,6 +19,8 @@ func guarded(_ product: String, _ package: String, by trait: String) -> Target.D
     .product(name: product, package: package, condition: .when(traits: [trait]))
 }
 let logging: Target.Dependency = .product(name: "Logging", package: "swift-log")
+/// swift-distributed-tracing: the client span of every request and the trace context a transport sends on.
+let tracing: Target.Dependency = .product(name: "Tracing", package: "swift-distributed-tracing")
 /// SwiftNIO's HTTP/1.1 and HTTP/2 server stack with TLS (ALPN): the loopback origin and its test client (the
 /// `Loopback` trait).
 let nioHTTPServer: [Target.Dependency] = [
@@ -67,7 +69,7 @@ let package = Package(
     // repository's own scripts build with --enable-all-traits (the tests, examples and `cachechain demo` use the
     // loopback origin).
     traits: [
-        .trait(name: "AsyncHTTPClient", description: "CacheChainAsyncHTTPClient: AsyncHTTPClientTransport (resolves async-http-client and SwiftNIO)"),
+        .trait(name: "AsyncHTTPClient", description: "CacheChainAsyncHTTPClient: CacheChainAHCTransport (resolves async-http-client and SwiftNIO)"),
         .trait(name: "OpenAPI", description: "CacheChainOpenAPI: HTTPCacheMiddleware (resolves swift-openapi-runtime)"),
         .trait(name: "ServiceLifecycle", description: "CacheChainServiceLifecycle: HTTPCacheService (resolves swift-service-lifecycle)"),
         .trait(name: "Loopback", description: "CacheChainLoopback, the SwiftNIO test origin of the tests, examples and `cachechain demo` (resolves SwiftNIO, NIOSSL, NIOHTTP2)"),
@@ -77,6 +79,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // One client span per request and W3C trace context on what the transports send (no package of its own).
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // HTTP/2 for the loopback origin (test/demo/benchmark support only; the transport is libcurl).
@@ -98,7 +102,7 @@ let package = Package(
         // Abstractions: interceptor, pipeline, context, storage and transport protocols, currency types.
         .target(
             name: "CacheChainCore",
-            dependencies: ["CacheChainPolicy", httpTypes, logging],
+            dependencies: ["CacheChainPolicy", httpTypes, logging, tracing],
             swiftSettings: strictSettings
         ),
         // SQLite 3 (Debian: libsqlite3-dev): the disk backend's index.
@@ -116,13 +120,13 @@ let package = Package(
         // The built-in interceptors: cache policy, revalidation, storage decision, userInfo stamping.
         .target(
             name: "CacheChainInterceptors",
-            dependencies: ["CacheChainCore", "CacheChainPolicy", logging],
+            dependencies: ["CacheChainCore", "CacheChainPolicy", logging, tracing],
             swiftSettings: strictSettings
         ),
         // The client and the default pipeline over memory and tiered storage: links no system library.
         .target(
             name: "CacheChainClient",
-            dependencies: ["CacheChainCore", "CacheChainPolicy", "CacheChainStorage", "CacheChainInterceptors", httpTypes, logging],
+            dependencies: ["CacheChainCore", "CacheChainPolicy", "CacheChainStorage", "CacheChainInterceptors", httpTypes, logging, tracing],
             swiftSettings: strictSettings
         ),
         // Umbrella: the client and the disk backend, one import away.
@@ -148,7 +152,7 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         // The network transport: libcurl's multi interface on dedicated threads (one per core by default).
-        .target(name: "CacheChainCurl", dependencies: ["CCurl", "CacheChainCore", "CacheChainPolicy", httpTypes, logging], swiftSettings: strictSettings),
+        .target(name: "CacheChainCurl", dependencies: ["CCurl", "CacheChainCore", "CacheChainPolicy", httpTypes, logging, tracing], swiftSettings: strictSettings),
         // A programmable HTTP/HTTPS origin on 127.0.0.1 (SwiftNIO + NIOSSL) for tests, the demo and benchmarks.
         .target(
             name: "CacheChainLoopback",
@@ -179,7 +183,7 @@ let package = Package(
         // swift-metrics counters and a request timer fed by cache events.
         .target(
             name: "CacheChainMetrics",
-            dependencies: ["CacheChainCore", .product(name: "CoreMetrics", package: "swift-metrics")],
+            dependencies: ["CacheChainClient", "CacheChainCore", .product(name: "CoreMetrics", package: "swift-metrics")],
             path: "Plugins/CacheChainMetrics",
             swiftSettings: strictSettings
         ),
@@ -322,7 +326,7 @@ let package = Package(
                 "CacheChainInterceptors", "CacheChainTesting", "CacheChainFoundation", "CacheChainCurl", "CacheChainLoopback", "CacheChainBatch",
                 "CacheChainUserInfo", "CacheChainMetrics", "CacheChainLogging", "CacheChainCacheKey", "CacheChainRedis",
                 "CacheChainEncryption", "CacheChainAsyncHTTPClient", "CacheChainOpenAPI", "CacheChainServiceLifecycle", httpTypes,
-                logging,
+                logging, tracing,
                 // The OpenAPI snippets' transport; their `Client` was generated from openapi.yaml (Generated/).
                 guarded("OpenAPIAsyncHTTPClient", "swift-openapi-async-http-client", by: "OpenAPI"),
             ],
@@ -433,12 +437,12 @@ let package = Package(
             dependencies: ["CacheChainBatch", "CacheChain", "CacheChainTesting", "CacheChainLoopback", httpTypes],
             swiftSettings: strictSettings
         ),
-        // The shared end-to-end transport suite: every scenario through CurlTransport and AsyncHTTPClientTransport.
+        // The shared end-to-end transport suite: every scenario through CurlTransport and CacheChainAHCTransport.
         .testTarget(
             name: "CacheChainIntegrationTests",
             dependencies: [
                 "CacheChain", "CacheChainCurl", "CacheChainAsyncHTTPClient", "CacheChainLoopback", "CacheChainTesting", httpTypes, logging,
-                .product(name: "InMemoryLogging", package: "swift-log"),
+                tracing, .product(name: "InMemoryLogging", package: "swift-log"),
                 guarded("AsyncHTTPClient", "async-http-client", by: "AsyncHTTPClient"),
                 guarded("NIOCore", "swift-nio", by: "AsyncHTTPClient"),
                 guarded("NIOHTTP1", "swift-nio", by: "AsyncHTTPClient"),

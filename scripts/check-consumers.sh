@@ -92,7 +92,7 @@ consumer asynchttpclient '"AsyncHTTPClient"' "CacheChainClient CacheChainAsyncHT
 import CacheChainAsyncHTTPClient
 import CacheChainClient
 
-let client = HTTPCacheClient(transport: AsyncHTTPClientTransport())
+let client = HTTPCacheClient(transport: CacheChainAHCTransport())
 print(client.configuration.isRequestCoalescingEnabled)
 try await client.shutdown()' || failed=1
 consumer openapi '"OpenAPI"' "CacheChainClient CacheChainOpenAPI" "swift-nio|async-http-client|$never" '

@@ -42,7 +42,7 @@ final class InProcessOrigin: HTTPTransport {
         requests.add(1, ordering: .relaxed)
         var head = HTTPResponse(status: .ok)
         head.headerFields[.cacheControl] = "max-age=60"
-        return PipelineResponse(head: head, body: HTTPBody(string: "hello"))
+        return PipelineResponse(head: head, body: PipelineBody(string: "hello"))
     }
 }
 

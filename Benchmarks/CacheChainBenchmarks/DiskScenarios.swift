@@ -26,7 +26,7 @@ func runDiskScenarios(iterations: Int) async throws {
     let profilesScale = profiledList.contains("scale")
     for (label, size) in [("1 KiB", 1 << 10), ("64 KiB", 64 << 10), ("1 MiB", 1 << 20)] where (profiled.isEmpty && !profilesScale) || profiled.contains(size) {
         let rounds = size >= 1 << 20 ? min(iterations, 5_000) : min(iterations, 50_000)
-        let body = HTTPBody((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let body = PipelineBody((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let storage = try DiskStorage(directory: "\(base)/disk-\(size)", capacity: 4 << 30)
         for index in 0..<stored { try await storage.store(freshEntry(path: "/d/\(index)", body: body)) }
         let keys = (0..<stored).map { CacheKey(method: "GET", scheme: "http", authority: "origin.test", path: "/d/\($0)") }
@@ -100,7 +100,7 @@ func runDiskScaleScenarios(iterations: Int, base: String) async throws {
     let only = Int(ProcessInfo.processInfo.environment["BENCH_DISK_SCALE_ONLY"] ?? "")
     let sizes = [1_000, 100_000, 1_000_000].filter { $0 <= maximum && (only == nil || only == $0) }
     printSection("Disk hit latency vs number of stored entries (64-byte bodies)")
-    let body = HTTPBody([UInt8](repeating: 7, count: 64))
+    let body = PipelineBody([UInt8](repeating: 7, count: 64))
     var caches: [(size: Int, storage: DiskStorage, probes: [CacheKey], raw: RawSQLiteLookup)] = []
     let kept = ProcessInfo.processInfo.environment["BENCH_DISK_SCALE_DIR"]
     for size in sizes {

@@ -48,7 +48,7 @@ func runEncryptionScenarios(iterations: Int) async throws {
     let sizes = (ProcessInfo.processInfo.environment["BENCH_ENCRYPTION_SIZES"] ?? "1024,1048576").split(separator: ",").compactMap { Int($0) }
     for (label, bodySize) in [("1 KiB", 1 << 10), ("1 MiB", 1 << 20)] where sizes.contains(bodySize) {
         let hitRounds = bodySize >= 1 << 20 ? min(iterations, 2_000) : min(iterations, 50_000)
-        let body = HTTPBody((0..<bodySize).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let body = PipelineBody((0..<bodySize).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let cacheKeys = (0..<stored).map { CacheKey(method: "GET", scheme: "http", authority: "origin.test", path: "/e/\($0)") }
         func fill(_ storage: any CacheStorage) async throws {
             for index in 0..<stored { try await storage.store(freshEntry(path: "/e/\(index)", body: body)) }

@@ -19,7 +19,7 @@ func runMemoryFootprintScenarios() async throws {
         // A fresh array per entry, as a network response would be (one shared array would make the cache
         // hold 4,096 references to the same 64 KiB and measure nothing).
         let bytes = [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: 64 << 10)
-        await storage.store(freshEntry(path: "/fill/\(index)", body: HTTPBody(bytes)))
+        await storage.store(freshEntry(path: "/fill/\(index)", body: PipelineBody(bytes)))
     }
     let peak = procStatusKiB("VmHWM:") ?? 0
     let usage = await storage.usage()

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// with 1,024 probes spread over the keys.
 struct MemoryHitFixture {
     static let keyCount = 100_000
-    static let body = HTTPBody([UInt8](repeating: 7, count: 64))
+    static let body = PipelineBody([UInt8](repeating: 7, count: 64))
 
     /// A client over a storage holding ``keyCount`` fresh entries, and requests for 1,024 of them.
     static func cacheChain() async throws -> (storage: MemoryStorage, client: HTTPCacheClient, probes: [HTTPRequest]) {

@@ -57,7 +57,7 @@ func runMemoryScenarios(iterations: Int) async throws {
     // Scenario 2: memory store with eviction pressure vs URLCache.storeCachedResponse.
     let pressured = MemoryStorage(capacity: 256 << 10)
     let storeCount = min(iterations, 50_000)
-    let entries = (0..<storeCount).map { StorageConformanceSuite.makeEntry(path: "/s/\($0)", body: HTTPBody([UInt8](repeating: 1, count: 1024))) }
+    let entries = (0..<storeCount).map { StorageConformanceSuite.makeEntry(path: "/s/\($0)", body: PipelineBody([UInt8](repeating: 1, count: 1024))) }
     var storeIndex = 0
     let chainStore = await measure("MemoryStorage.store, eviction pressure", iterations: storeCount, warmUp: 0) {
         await pressured.store(entries[storeIndex])

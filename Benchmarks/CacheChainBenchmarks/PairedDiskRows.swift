@@ -20,7 +20,7 @@ func runPairedDiskRows(plan: PairedPlan) async throws {
 
     for (label, size, calls, target) in [("1 KiB", 1 << 10, 2_000, "≤ 2"), ("1 MiB", 1 << 20, 100, "≤ 1.5")] {
         printSection("Disk hit, \(label) body, every read checked (paired rounds)")
-        let body = HTTPBody((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let body = PipelineBody((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let storage = try DiskStorage(directory: "\(base)/disk-\(size)", capacity: 4 << 30)
         for index in 0..<stored { try await storage.store(freshEntry(path: "/d/\(index)", body: body)) }
         let keys = (0..<stored).map { CacheKey(method: "GET", scheme: "http", authority: "origin.test", path: "/d/\($0)") }
@@ -55,7 +55,7 @@ func runPairedDiskRows(plan: PairedPlan) async throws {
     }
 
     printSection("Durable store, 64 KiB body (paired rounds)")
-    let durableBody = HTTPBody([UInt8](repeating: 3, count: 64 << 10))
+    let durableBody = PipelineBody([UInt8](repeating: 3, count: 64 << 10))
     let durableBytes = try durableBody.collect()
     let durable = try DiskStorage(directory: "\(base)/durable", capacity: 4 << 30, durability: .durable)
     var durableNext = 0

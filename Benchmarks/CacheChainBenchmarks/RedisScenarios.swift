@@ -15,7 +15,7 @@ func runRedisScenarios(iterations: Int) async throws {
     defer { server.stop() }
     for (label, size) in [("1 KiB", 1024), ("1 MiB", 1 << 20)] {
         let count = size > 4096 ? max(200, iterations / 50) : iterations
-        let body = HTTPBody([UInt8](repeating: 42, count: size))
+        let body = PipelineBody([UInt8](repeating: 42, count: size))
         let redis = RedisStorage(configuration: .init(endpoint: .tcp(host: "127.0.0.1", port: server.port), namespace: "bench"))
         let memory = MemoryStorage(capacity: 64 << 20)
         let entry = freshEntry(path: "/redis-\(size)", body: body)

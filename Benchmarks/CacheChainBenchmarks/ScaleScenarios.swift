@@ -13,7 +13,7 @@ func runScaleScenarios(iterations: Int) async throws {
     var smallest: Measurement?
     for size in sizes {
         let storage = MemoryStorage(capacity: Int.max / 2)
-        let body = HTTPBody([UInt8](repeating: 7, count: 64))
+        let body = PipelineBody([UInt8](repeating: 7, count: 64))
         let fillStart = ContinuousClock.now
         for index in 0..<size {
             await storage.store(freshEntry(path: "/n/\(index)", body: body))
@@ -53,7 +53,7 @@ func resetPeakResident() {
 }
 
 /// A fresh entry for `http://origin.test<path>` (max-age of a year, stored now).
-func freshEntry(path: String, body: HTTPBody) -> CacheEntry {
+func freshEntry(path: String, body: PipelineBody) -> CacheEntry {
     let request = HTTPRequest(method: .get, scheme: "http", authority: "origin.test", path: path)
     var response = HTTPResponse(status: .ok)
     response.headerFields[.cacheControl] = "max-age=31536000"

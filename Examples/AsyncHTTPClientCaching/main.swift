@@ -10,7 +10,7 @@ import CacheChainLoopback
 let origin = try await LoopbackOrigin.start()
 origin.route("/catalog", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "3 items", etag: "\"c1\""))
 
-let client = HTTPCacheClient(transport: AsyncHTTPClientTransport())
+let client = HTTPCacheClient(transport: CacheChainAHCTransport())
 let request = try HTTPRequest(url: origin.url("/catalog"))
 for label in ["1st GET", "2nd GET"] {
     let response = try await client.data(for: request)

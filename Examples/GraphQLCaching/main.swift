@@ -36,7 +36,7 @@ func post(_ label: String, _ json: String, cookie: String = "session=alice") asy
     request.method = .post
     request.headerFields[.contentType] = "application/json"
     request.headerFields[.cookie] = cookie
-    let response = try await client.data(for: request, body: HTTPBody(string: json))
+    let response = try await client.data(for: request, body: PipelineBody(string: json))
     print("\(label): \(response.cacheStatus.rawValue.uppercased()) \(response.head.status.code)")
     for reason in response.trace { print("    · \(reason)") }
     print("    Cache-Status: \(response.head.headerFields[CacheStatusField.name] ?? "-")")

@@ -18,7 +18,7 @@ enum Seeds {
         let time = Date(timeIntervalSince1970: 1_800_000_000)
         return CacheEntry(
             request: request,
-            cached: CachedResponse(response: response, body: HTTPBody(body), requestTime: time, responseTime: time)
+            cached: CachedResponse(response: response, body: PipelineBody(body), requestTime: time, responseTime: time)
         )
     }()
 

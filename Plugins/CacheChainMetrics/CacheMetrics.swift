@@ -8,6 +8,8 @@ public import CoreMetrics
 /// `background_revalidations`, `coalesced`. The timer `request_duration` is recorded per request with a `cache_status`
 /// dimension (`hit`, `miss`, `revalidated`, …). Labels never carry URLs or keys, so cardinality stays bounded.
 ///
+/// The one-call switch is `HTTPCacheClient.Configuration.enableMetrics(_:)`; by hand:
+///
 /// ```swift
 /// let metrics = CacheMetrics()
 /// let storage = MemoryStorage(capacity: 50 << 20, events: metrics.events)   // evictions

@@ -8,7 +8,7 @@ enum RedisBodyWriter {
     /// Appends the body to `key` (replacing what is there) and returns the checksum of `metadata` followed
     /// by the body (the entry record's checksum).
     static func append(
-        _ body: HTTPBody,
+        _ body: PipelineBody,
         to key: [UInt8],
         after metadata: [UInt8],
         connection: RedisConnection
@@ -50,7 +50,7 @@ enum RedisBodyReader {
         of decoded: RedisEntryCodec.Decoded,
         connection: RedisConnection,
         configuration: RedisStorage.Configuration
-    ) throws(CacheChainError) -> HTTPBody {
+    ) throws(CacheChainError) -> PipelineBody {
         let bodyLength = decoded.header.bodyLength
         let cacheKey = decoded.entry.key
         var checksum = RedisChecksum()
@@ -63,7 +63,7 @@ enum RedisBodyReader {
             guard bytes.count == bodyLength, checksum.finalize() == decoded.header.checksum else {
                 throw CacheChainError(.integrityCheckFailed, "a Redis entry's body does not match its checksum", cacheKey: cacheKey)
             }
-            return HTTPBody(bytes)
+            return PipelineBody(bytes)
         }
         let writer = try BodyFileWriter(directory: configuration.spoolDirectory)
         var position = 0

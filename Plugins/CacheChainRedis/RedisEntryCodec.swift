@@ -53,7 +53,7 @@ enum RedisEntryCodec {
                 guard checksum.finalize() == parts.header.checksum else {
                     throw CacheChainError(.integrityCheckFailed, "a Redis entry does not match its checksum", cacheKey: decoded.entry.key)
                 }
-                decoded.entry.replaceBody(with: HTTPBody(Array(parts.body)))
+                decoded.entry.replaceBody(with: PipelineBody(Array(parts.body)))
                 return decoded
             }
         }

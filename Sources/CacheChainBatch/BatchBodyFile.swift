@@ -15,7 +15,7 @@ enum BatchBodyFile {
     /// Writes `body` to `directory/cachechain-body-<id>-<random>` and returns the file's path.
     /// - Throws: ``CacheChainError`` (`storage-failed`) naming the file and the system error; nothing is left
     ///   behind.
-    static func write(_ body: HTTPBody, requestID: Int64, directory: String) throws(CacheChainError) -> String {
+    static func write(_ body: PipelineBody, requestID: Int64, directory: String) throws(CacheChainError) -> String {
         let path = "\(directory)/cachechain-body-\(requestID)-\(UUID().uuidString.lowercased())"
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure(path, errno) }

@@ -82,10 +82,10 @@ public enum BatchInput: Sendable, Hashable {
             )
         }
         head.headerFields = try BatchRequest.fields(from: value["headers"])
-        let body: HTTPBody?
+        let body: PipelineBody?
         switch value["body"] {
         case nil, .null?: body = nil
-        case .string(let text)?: body = HTTPBody(string: text)
+        case .string(let text)?: body = PipelineBody(string: text)
         default: throw BatchLineError("body is neither a string nor null")
         }
         return BatchRequest(

@@ -96,7 +96,7 @@ extension HTTPCacheClient {
     ///   - request: The request; it needs a scheme and an authority.
     ///   - body: An optional request body.
     /// - Returns: A sequence of one or two responses; the work happens as it is iterated.
-    public func responses(for request: HTTPRequest, body: HTTPBody? = nil) -> CachedThenFreshResponses {
+    public func responses(for request: HTTPRequest, body: PipelineBody? = nil) -> CachedThenFreshResponses {
         CachedThenFreshResponses(client: self, request: PipelineRequest(head: request, body: body))
     }
 }

@@ -3,12 +3,18 @@ public import CacheChainInterceptors
 public import CacheChainPolicy
 import CacheChainStorage
 public import Logging
+public import Tracing
 
 extension HTTPCacheClient {
     /// Everything a client needs besides its transport, with documented defaults.
     public struct Configuration: Sendable {
-        /// The backend; by default a `MemoryStorage` of 10 MiB.
-        public var storage: any CacheStorage
+        /// The backend; by default a `MemoryStorage` of 10 MiB that reports its evictions to ``events``.
+        public var storage: any CacheStorage {
+            didSet { defaultStorageCapacity = nil }
+        }
+        /// The capacity of the default `MemoryStorage` while ``storage`` is the one this configuration made (it can
+        /// then be made anew with other events: `enableMetrics`); `nil` once another backend was set.
+        package private(set) var defaultStorageCapacity: Int?
         /// The policy of requests that don't name one (`URLSessionConfiguration.requestCachePolicy`).
         public var requestCachePolicy: RequestCachePolicy
         /// RFC 9111 settings: private (default) or shared cache, heuristic freshness.
@@ -65,10 +71,15 @@ extension HTTPCacheClient {
         /// Use them to shape what is cached, e.g. a minimum lifetime; use ``outerInterceptors`` to shape what the
         /// caller sees.
         public var networkInterceptors: [any HTTPInterceptor]
+        /// The tracer of each request's client span (see "Tracing" in ``HTTPCacheClient``): the tracer bootstrapped
+        /// with `InstrumentationSystem.bootstrap(_:)` when this configuration was made, as AsyncHTTPClient's
+        /// `HTTPClient.Configuration.tracing.tracer` is, or `nil` when none was, and then a request makes no span
+        /// and costs nothing more. Set it to use another tracer, or to `nil` to trace nothing.
+        public var tracer: (any Tracer)?
 
         /// Creates a configuration.
         /// - Parameters:
-        ///   - storage: The backend; a 10 MiB `MemoryStorage` when `nil`.
+        ///   - storage: The backend; a 10 MiB `MemoryStorage` reporting to `events` when `nil`.
         ///   - requestCachePolicy: The default cache policy.
         ///   - policy: RFC 9111 settings.
         ///   - cacheKeyStrategy: Key mapping.
@@ -114,7 +125,8 @@ extension HTTPCacheClient {
             self.bodyKeyedCaching = bodyKeyedCaching
             self.policyOverrides = policyOverrides
             self.isRangeServingEnabled = isRangeServingEnabled
-            self.storage = storage ?? MemoryStorage(capacity: 10 * 1024 * 1024)
+            self.storage = storage ?? MemoryStorage(capacity: Self.defaultCapacity, events: events)
+            self.defaultStorageCapacity = storage == nil ? Self.defaultCapacity : nil
             self.requestCachePolicy = requestCachePolicy
             self.policy = policy
             self.cacheKeyStrategy = cacheKeyStrategy
@@ -127,6 +139,23 @@ extension HTTPCacheClient {
             self.outerInterceptors = outerInterceptors
             self.isStaleWhileRevalidateEnabled = isStaleWhileRevalidateEnabled
             self.isRequestCoalescingEnabled = isRequestCoalescingEnabled
+            self.tracer = Self.bootstrappedTracer()
+        }
+
+        /// The capacity of the default `MemoryStorage`: 10 MiB.
+        static let defaultCapacity = 10 * 1024 * 1024
+
+        /// Sends ``events`` to a new default storage too (its evictions), when ``storage`` is still the default one.
+        package mutating func reportDefaultStorageEvents() {
+            guard let capacity = defaultStorageCapacity else { return }
+            storage = MemoryStorage(capacity: capacity, events: events)
+            defaultStorageCapacity = capacity
+        }
+
+        /// The bootstrapped tracer, or `nil` when it is the no-op one (read once per configuration, not per request).
+        static func bootstrappedTracer() -> (any Tracer)? {
+            let tracer = InstrumentationSystem.tracer
+            return tracer is NoOpTracer ? nil : tracer
         }
     }
 }

@@ -43,7 +43,7 @@ extension HTTPCacheClient {
     ///   breaks), or what `handle` throws.
     public func stream<Result>(
         _ request: HTTPRequest,
-        body: HTTPBody? = nil,
+        body: PipelineBody? = nil,
         bufferLimit: Int = ResponseBodyStream.defaultBufferLimit,
         logger: Logger? = nil,
         isolation: isolated (any Actor)? = #isolation,
@@ -121,7 +121,7 @@ extension HTTPCacheClient {
 
             enum Source: Sendable {
                 case stream(ResponseBodyStream)
-                case complete(HTTPBody.Chunks)
+                case complete(PipelineBody.Chunks)
             }
 
             let source: Source
@@ -144,7 +144,7 @@ extension HTTPCacheClient {
             /// Reads the next chunk on each call.
             public struct Iterator: AsyncIteratorProtocol {
                 let stream: ResponseBodyStream?
-                var chunks: HTTPBody.Chunks.Iterator?
+                var chunks: PipelineBody.Chunks.Iterator?
 
                 /// Returns the next chunk, waiting for it to arrive; `nil` after the last one.
                 /// - Returns: The chunk.

@@ -43,6 +43,17 @@ public import Logging
 /// `/app.js`. Decoding happens once: `/up/%252e%252e/app.js` stays that (its `%25` is a literal `%`). A fragment
 /// is dropped. Redirect hops (`RedirectInterceptor`) are normalised the same way.
 ///
+/// ## Tracing
+///
+/// With a tracer bootstrapped (`InstrumentationSystem.bootstrap(_:)`, before the configuration is made) or set as
+/// ``Configuration/tracer``, each request is one client span, named and attributed as OpenTelemetry's HTTP client
+/// conventions say (`GET`; `http.request.method`, `url.full`, `server.address`, `server.port`,
+/// `http.response.status_code`), with `http.cache.status`: what the cache did in RFC 9211 `Cache-Status` terms
+/// (`hit; ttl=540`, `fwd=uri-miss; fwd-status=200; stored`, `fwd=stale; fwd-status=304; ttl=600; stored`…). A
+/// revalidation adds a `cache.revalidation` event; a background revalidation is a client span of its own, a child
+/// of the request's. `CurlTransport` sends the trace context (`traceparent`) to the origin; AsyncHTTPClient does
+/// it itself. Without a tracer a request makes no span.
+///
 /// The client owns a `RevalidationQueue` for `stale-while-revalidate`; ``withClient(transport:configuration:_:)``
 /// scopes a client and waits for its background work before returning.
 public struct HTTPCacheClient: Sendable {
@@ -85,7 +96,8 @@ public struct HTTPCacheClient: Sendable {
             cacheKeyStrategy: configuration.cacheKeyStrategy,
             clock: configuration.clock,
             logger: configuration.logger,
-            events: configuration.events
+            events: configuration.events,
+            tracer: configuration.tracer
         )
         self.revalidationQueue = pipeline.interceptors.lazy
             .compactMap { ($0 as? CachePolicyInterceptor)?.revalidationQueue }.first ?? RevalidationQueue()
@@ -155,7 +167,7 @@ public struct HTTPCacheClient: Sendable {
     /// - Throws: `CacheChainError` (`invalid-request`, `not-in-cache`, `transport-failed`, …).
     public func data(
         for request: HTTPRequest,
-        body: HTTPBody? = nil,
+        body: PipelineBody? = nil,
         cachePolicy: RequestCachePolicy? = nil,
         logger: Logger? = nil
     ) async throws -> PipelineResponse {
@@ -207,7 +219,8 @@ public struct HTTPCacheClient: Sendable {
         if let logger { context.logger = logger }
         // The request runs where its caller runs: a hit crosses no thread, a miss crosses to the transport's
         // I/O thread and back (`CurlTransport.taskExecutor` lets a caller run on that thread instead).
-        return try await pipeline.send(request, context: context)
+        guard let tracer = context.tracer else { return try await pipeline.send(request, context: context) }
+        return try await sendInSpan(request, context: context, tracer: tracer)
     }
 
     /// Waits until every background revalidation started so far has finished.

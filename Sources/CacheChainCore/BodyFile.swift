@@ -18,7 +18,7 @@ import Darwin
 ///
 /// ```swift
 /// let file = try BodyFile(path: "/var/cache/app/body.bin")
-/// let body = HTTPBody(file: file)
+/// let body = PipelineBody(file: file)
 /// ```
 public final class BodyFile: Sendable, CustomStringConvertible {
     /// The path the file was opened at (it may have been renamed or unlinked since).

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes a body to a new temporary file, piece by piece, and turns it into a file-backed ``HTTPBody``.
+/// Writes a body to a new temporary file, piece by piece, and turns it into a file-backed ``PipelineBody``.
 ///
 /// Transports use it to spool large responses (bounded memory whatever the body size); anything that
 /// produces a large body incrementally can too.
@@ -105,13 +105,13 @@ public final class BodyFileWriter {
     /// freed when the body's last copy is released.
     /// - Returns: The file-backed body.
     /// - Throws: ``CacheChainError`` when the writer was already finished or discarded.
-    public func finish() throws(CacheChainError) -> HTTPBody {
+    public func finish() throws(CacheChainError) -> PipelineBody {
         guard descriptor >= 0 else {
             throw CacheChainError(.storageFailed, "body file \(path) was already finished or discarded")
         }
         let handedOver = descriptor
         descriptor = -1
-        return HTTPBody(file: try BodyFile(adopting: handedOver, length: count, path: path))
+        return PipelineBody(file: try BodyFile(adopting: handedOver, length: count, path: path))
     }
 
     /// Closes the file, which frees its space.

@@ -2,7 +2,7 @@
 /// cooperative pool, so memory stays bounded whatever the body's size.
 ///
 /// Adapters that receive bodies as asynchronous sequences (AsyncHTTPClient's `ByteBuffer`s, OpenAPIRuntime's
-/// `HTTPBody`) turn them into a CacheChain ``HTTPBody`` with it, as `CurlTransport` does on its own thread:
+/// `PipelineBody`) turn them into a CacheChain ``PipelineBody`` with it, as `CurlTransport` does on its own thread:
 ///
 /// ```swift
 /// let spool = BodySpool(limits: .init(inMemoryBodyLimit: 4 << 20, maximumBodySize: 8 << 30, spoolDirectory: cacheDirectory))
@@ -93,10 +93,10 @@ package final class BodySpool {
     /// Ends the body.
     /// - Returns: The body: in memory, or file-backed when it outgrew the memory limit.
     /// - Throws: ``CacheChainError`` `storage-failed` when the last bytes cannot be written.
-    package func finish() async throws(CacheChainError) -> HTTPBody {
+    package func finish() async throws(CacheChainError) -> PipelineBody {
         guard let writer else {
             defer { pending = [] }
-            return HTTPBody(pending)
+            return PipelineBody(pending)
         }
         try await flush()
         self.writer = nil

@@ -29,7 +29,7 @@ public struct CacheChainError: Error, Sendable, CustomStringConvertible {
         /// A storage backend failed.
         public static let storageFailed = Code(rawValue: "storage-failed")
         /// A file-backed body could not be read (missing, truncated or unreadable file), or was larger than
-        /// the limit given to ``HTTPBody/collect(upTo:)``.
+        /// the limit given to ``PipelineBody/collect(upTo:)``.
         public static let bodyUnreadable = Code(rawValue: "body-unreadable")
         /// A stored entry failed its integrity check (it is removed).
         public static let integrityCheckFailed = Code(rawValue: "integrity-check-failed")

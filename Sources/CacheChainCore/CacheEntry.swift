@@ -65,7 +65,7 @@ public struct CacheEntry: Sendable, Hashable, Codable {
     /// backend does when it attaches the bytes it read to a decoded (or remembered) entry. Cheaper than
     /// setting ``cached``, which compares the heads to find out whether the box can be kept.
     /// - Parameter body: The new body.
-    package mutating func replaceBody(with body: HTTPBody) {
+    package mutating func replaceBody(with body: PipelineBody) {
         self.body = body
     }
 
@@ -102,7 +102,7 @@ public struct CacheEntry: Sendable, Hashable, Codable {
     private var box: Box
     /// The body, beside the box: attaching the bytes a backend read to a remembered entry is one assignment,
     /// not a new box.
-    private var body: HTTPBody
+    private var body: PipelineBody
 
     /// Replaces the box with one holding the changed values; the exchange is kept when the change leaves
     /// the request and the response head as they were.

@@ -9,7 +9,7 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     /// The stored response head (status and fields, exactly as received apart from RFC 9111's updates).
     public var response: HTTPResponse
     /// The stored body.
-    public var body: HTTPBody
+    public var body: PipelineBody
     /// Application values persisted with the response.
     public var userInfo: CacheUserInfo
     /// Where the response may be kept.
@@ -29,7 +29,7 @@ public struct CachedResponse: Sendable, Hashable, Codable {
     ///   - responseTime: When the response was received; defaults to `requestTime`.
     public init(
         response: HTTPResponse,
-        body: HTTPBody,
+        body: PipelineBody,
         userInfo: CacheUserInfo = CacheUserInfo(),
         storagePolicy: StoragePolicy = .allowed,
         requestTime: Date,

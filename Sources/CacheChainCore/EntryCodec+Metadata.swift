@@ -41,7 +41,7 @@ extension EntryCodec {
     /// - Throws: `integrity-check-failed` when the metadata is damaged or has bytes left over.
     package static func decodeMetadata(
         _ bytes: UnsafeRawBufferPointer,
-        body: HTTPBody,
+        body: PipelineBody,
         subject: String
     ) throws(CacheChainError) -> CacheEntry {
         var reader = BinaryReader(bytes, subject: subject)
@@ -87,7 +87,7 @@ extension EntryCodec {
     }
 
     /// Decodes metadata held in an array (as the buffer variant does).
-    package static func decodeMetadata(_ bytes: [UInt8], body: HTTPBody, subject: String) throws(CacheChainError) -> CacheEntry {
+    package static func decodeMetadata(_ bytes: [UInt8], body: PipelineBody, subject: String) throws(CacheChainError) -> CacheEntry {
         let result = bytes.withUnsafeBytes { raw in
             Result { () throws(CacheChainError) in try decodeMetadata(raw, body: body, subject: subject) }
         }

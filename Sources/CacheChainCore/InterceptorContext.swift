@@ -1,6 +1,7 @@
 public import CacheChainPolicy
 public import Foundation
 public import Logging
+public import Tracing
 
 /// What the whole chain shares besides the request (the request's own cache policy and timeout are on
 /// ``PipelineRequest``), passed down the chain by value.
@@ -24,6 +25,12 @@ public struct InterceptorContext: Sendable {
     public var events: CacheEventSink
     /// Typed values for inner interceptors.
     public var values: ContextValues
+    /// The tracer of this request's client span and of a background revalidation's span; `nil` (the default, and
+    /// the client's when no tracer was bootstrapped) records nothing and costs nothing.
+    public var tracer: (any Tracer)?
+    /// This request's client span, where an interceptor adds events (a revalidation adds `cache.revalidation`);
+    /// `nil` when the request is not traced.
+    public var span: (any Span)?
 
     /// Creates a context.
     /// - Parameters:
@@ -34,6 +41,7 @@ public struct InterceptorContext: Sendable {
     ///   - logger: The logger.
     ///   - events: The event sink.
     ///   - values: Initial typed values.
+    ///   - tracer: The tracer of the request's spans; `nil` (no tracing) by default.
     public init(
         policyEngine: CachePolicyEngine = CachePolicyEngine(),
         storage: any CacheStorage,
@@ -41,8 +49,10 @@ public struct InterceptorContext: Sendable {
         clock: any CacheClock = SystemClock(),
         logger: Logger = Logger(label: "cachechain"),
         events: CacheEventSink = .none,
-        values: ContextValues = ContextValues()
+        values: ContextValues = ContextValues(),
+        tracer: (any Tracer)? = nil
     ) {
+        self.tracer = tracer
         self.policyEngine = policyEngine
         self.storage = storage
         self.cacheKeyStrategy = cacheKeyStrategy

@@ -9,7 +9,7 @@ public struct PipelineRequest: Sendable, Hashable {
     /// The request head: method, scheme, authority, path and fields.
     public var head: HTTPRequest
     /// The request body, for methods that carry one.
-    public var body: HTTPBody?
+    public var body: PipelineBody?
     /// The cache policy for this request (`URLRequest.cachePolicy`); `nil` (the default) leaves it to whoever
     /// runs the chain: `HTTPCacheClient` sets its configuration's default before the first interceptor, and an
     /// interceptor run without a client reads `nil` as `RequestCachePolicy.useProtocolCachePolicy`.
@@ -34,7 +34,7 @@ public struct PipelineRequest: Sendable, Hashable {
     ///   - storageLimit: How far the response may be stored; `nil` for no limit.
     public init(
         head: HTTPRequest,
-        body: HTTPBody? = nil,
+        body: PipelineBody? = nil,
         cachePolicy: RequestCachePolicy? = nil,
         timeout: Duration? = nil,
         cachePlan: CachePlan? = nil,

@@ -10,7 +10,7 @@ public struct PipelineResponse: Sendable, Hashable {
     /// The response head as the application sees it (for cached responses, with `Age` set).
     public var head: HTTPResponse
     /// The response body.
-    public var body: HTTPBody
+    public var body: PipelineBody
     /// Where the response came from.
     public var cacheStatus: CacheStatus
     /// Reason codes, in the order the interceptors added them.
@@ -33,7 +33,7 @@ public struct PipelineResponse: Sendable, Hashable {
     ///   - storageVeto: A reason never to store the response; `nil` by default.
     public init(
         head: HTTPResponse,
-        body: HTTPBody = .empty,
+        body: PipelineBody = .empty,
         cacheStatus: CacheStatus = .miss,
         trace: [CacheReason] = [],
         userInfo: CacheUserInfo = CacheUserInfo(),

@@ -54,8 +54,8 @@ extension CurlTransfer {
     }
 
     /// The received body: in memory, or the spool file.
-    func takeBody() throws(CacheChainError) -> HTTPBody {
-        guard let spool else { return HTTPBody(body) }
+    func takeBody() throws(CacheChainError) -> PipelineBody {
+        guard let spool else { return PipelineBody(body) }
         self.spool = nil
         return try spool.finish()
     }

@@ -17,7 +17,7 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
     /// What a finished transfer hands back: the head (its framing fields describing the body), the body, the
     /// HTTP version it arrived over, and what was wrong with the framing as received, if anything.
     typealias Received = (
-        head: HTTPResponse, body: HTTPBody, version: CurlTransport.NegotiatedHTTPVersion?, framingDefect: MessageFraming.Defect?
+        head: HTTPResponse, body: PipelineBody, version: CurlTransport.NegotiatedHTTPVersion?, framingDefect: MessageFraming.Defect?
     )
     typealias Outcome = Result<Received, CacheChainError>
 
@@ -111,7 +111,7 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
             finish(.failure(framingError(framingDefect)))
             return
         }
-        let body: HTTPBody
+        let body: PipelineBody
         do throws(CacheChainError) {
             body = try takeBody()
         } catch {

@@ -44,7 +44,7 @@ extension CurlTransport {
         /// filling the disk.
         public var maximumBodySize: Int
         /// Bodies up to this many bytes are kept in memory; a larger body is spooled to a temporary file in
-        /// ``spoolDirectory`` as it arrives and returned file-backed (see `HTTPBody.file`), so memory stays
+        /// ``spoolDirectory`` as it arrives and returned file-backed (see `PipelineBody.file`), so memory stays
         /// bounded whatever the body's size.
         public var inMemoryBodyLimit: Int
         /// Where large bodies are spooled, as files without a name (`O_TMPFILE`; where the file system has

@@ -3,6 +3,7 @@ import CacheChainPolicy
 import HTTPTypes
 import Logging
 import Synchronization
+import Tracing
 
 /// The network transport: libcurl's multi interface driven by dedicated threads (``Configuration/loopCount``, one
 /// per core by default), with async/await on top.
@@ -140,7 +141,8 @@ public final class CurlTransport: HTTPTransport {
     /// The libcurl version and its TLS, compression and HTTP/2 libraries, e.g. for a `--version` output.
     public static var libcurlVersion: String { CurlGlobal.versionText }
 
-    /// Sends one request over the network.
+    /// Sends one request over the network; in a traced request (a current `ServiceContext`, as the client's span
+    /// sets) with the trace context the bootstrapped instrument injects (`traceparent`).
     /// - Parameters:
     ///   - request: The request; it needs an `http` or `https` scheme and an authority. Its
     ///     `PipelineRequest.timeout` overrides ``Configuration/requestTimeout``.
@@ -174,6 +176,12 @@ public final class CurlTransport: HTTPTransport {
         context: InterceptorContext,
         streamingTo stream: ResponseBodyStream?
     ) async throws -> PipelineResponse {
+        var request = request
+        // The trace context of the caller's span (the client's span of the request) goes to the origin, as
+        // AsyncHTTPClient sends it: `traceparent` and what else the bootstrapped instrument writes.
+        if let serviceContext = ServiceContext.current {
+            InstrumentationSystem.instrument.inject(serviceContext, into: &request.head.headerFields, using: HTTPFieldsInjector())
+        }
         var retries = 0
         while true {
             do {

@@ -24,7 +24,7 @@ final class DecodedMetadataMemo: Sendable {
 
     /// The entry that `meta` (checked metadata of the row `rowID`) describes, with `body`.
     /// - Throws: `integrity-check-failed` when the metadata cannot be decoded.
-    func decode(rowID: Int64, meta: [UInt8], body: HTTPBody) throws(CacheChainError) -> CacheEntry {
+    func decode(rowID: Int64, meta: [UInt8], body: PipelineBody) throws(CacheChainError) -> CacheEntry {
         var entry: CacheEntry
         if let known = memo.withLock({ $0.value(for: rowID) }),
            known.meta.withUnsafeBytes({ kept in meta.withUnsafeBytes { sameBytes(kept, $0) } }) {

@@ -15,7 +15,7 @@ enum DiskEntryFile {
     static let metadataSubject = "a disk cache entry's metadata"
 
     /// Writes metadata and body (streamed, bounded memory) to a new file; returns the checksum.
-    static func create(meta: [UInt8], body: HTTPBody, at path: String, sync: Bool) throws(CacheChainError) -> UInt64 {
+    static func create(meta: [UInt8], body: PipelineBody, at path: String, sync: Bool) throws(CacheChainError) -> UInt64 {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw POSIXFile.failure("creating the entry file \(path)") }
         let checksum: UInt64
@@ -40,7 +40,7 @@ enum DiskEntryFile {
     private static func writeContents(
         _ descriptor: Int32,
         meta: [UInt8],
-        body: HTTPBody,
+        body: PipelineBody,
         path: String
     ) throws(CacheChainError) -> UInt64 {
         let hasher = EntryChecksum()
@@ -92,7 +92,7 @@ enum DiskEntryFile {
     /// What a verified read returns: the metadata as written in the file, and the body.
     struct Contents {
         var meta: [UInt8]
-        var body: HTTPBody
+        var body: PipelineBody
     }
 
     /// Opens an entry file, checks header, lengths and the checksum of metadata + body against the index
@@ -140,7 +140,7 @@ enum DiskEntryFile {
         if bodyLength <= inMemoryLimit {
             let body = try readArray(descriptor, count: bodyLength, at: bodyStart, path, hashingInto: hasher)
             guard hasher.value == checksum else { throw damaged(path, "does not match its checksum") }
-            return Contents(meta: meta, body: HTTPBody(body))
+            return Contents(meta: meta, body: PipelineBody(body))
         }
         var position = 0
         while position < bodyLength {
@@ -151,7 +151,7 @@ enum DiskEntryFile {
         }
         guard hasher.value == checksum else { throw damaged(path, "does not match its checksum") }
         // The name is never reused, so reopening it yields the bytes just verified (or fails if evicted).
-        return Contents(meta: meta, body: HTTPBody(file: try BodyFile(path: path, offset: bodyStart, length: bodyLength)))
+        return Contents(meta: meta, body: PipelineBody(file: try BodyFile(path: path, offset: bodyStart, length: bodyLength)))
     }
 
     /// The bytes read and hashed at a time: small enough that a chunk is still in the CPU's cache when it is

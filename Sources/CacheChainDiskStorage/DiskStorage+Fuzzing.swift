@@ -52,8 +52,8 @@ package enum DiskFuzzing {
         guard EntryChecksum.of(meta, body) == checksum, body.count == bodyLength else { return nil }
         let memo = DecodedMetadataMemo()
         do throws(CacheChainError) {
-            let first = try memo.decode(rowID: 1, meta: meta, body: HTTPBody(body))
-            let again = try memo.decode(rowID: 1, meta: meta, body: HTTPBody(body))
+            let first = try memo.decode(rowID: 1, meta: meta, body: PipelineBody(body))
+            let again = try memo.decode(rowID: 1, meta: meta, body: PipelineBody(body))
             return (first, again)
         } catch {
             return nil

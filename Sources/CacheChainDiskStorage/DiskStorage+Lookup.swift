@@ -144,7 +144,7 @@ extension DiskStorage {
         guard EntryChecksum.of(row.meta, body) == row.checksum, body.count == row.bodyLength else {
             throw CacheChainError(.integrityCheckFailed, "an index row's inline body does not match its checksum")
         }
-        return try decodedMetadata.decode(rowID: row.id, meta: row.meta, body: HTTPBody(body))
+        return try decodedMetadata.decode(rowID: row.id, meta: row.meta, body: PipelineBody(body))
     }
 
     func read(_ row: DiskIndex.Row, key: CacheKey) throws(CacheChainError) -> CacheEntry {

@@ -149,12 +149,12 @@ extension DiskStorage {
         var doomed: [(id: Int64, checksum: UInt64, file: String?)] = []
         try indexCall { () throws(CacheChainError) in
             try index.rows(tagged: tag) { row in
-                let body: HTTPBody
+                let body: PipelineBody
                 if let file = row.file {
                     let region = try? BodyFile(path: path(ofFile: file), offset: EntryCodec.headerSize + row.meta.count)
-                    body = region.map { HTTPBody(file: $0) } ?? .empty
+                    body = region.map { PipelineBody(file: $0) } ?? .empty
                 } else {
-                    body = HTTPBody(row.body ?? [])
+                    body = PipelineBody(row.body ?? [])
                 }
                 let entry = try? EntryCodec.decodeMetadata(row.meta, body: body, subject: DiskEntryFile.metadataSubject)
                 if let entry, shouldRemove(entry) { doomed.append((row.id, row.checksum, row.file)) }

@@ -229,7 +229,7 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
         return (files, limited.evicted + eviction.evicted)
     }
 
-    private func writeFile(named name: String, meta: [UInt8], body: HTTPBody) throws(CacheChainError) -> UInt64 {
+    private func writeFile(named name: String, meta: [UInt8], body: PipelineBody) throws(CacheChainError) -> UInt64 {
         let temporary = "\(root)/tmp/\(POSIXFile.randomHex()).tmp"
         let durable = configuration.durability == .durable
         let checksum = try DiskEntryFile.create(meta: meta, body: body, at: temporary, sync: durable)

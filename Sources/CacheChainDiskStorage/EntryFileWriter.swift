@@ -16,7 +16,7 @@ import CacheChainCore
 /// ``sliceSize`` (memory stays bounded by one slice).
 struct EntryFileWriter: ~Copyable {
     /// The staging buffer's size, and the alignment of every write but the last.
-    static let sliceSize = HTTPBody.defaultChunkSize
+    static let sliceSize = PipelineBody.defaultChunkSize
 
     private let descriptor: Int32
     private let path: String

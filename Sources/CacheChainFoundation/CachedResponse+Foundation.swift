@@ -47,7 +47,7 @@ extension CachedResponse {
         userInfo.setFoundationUserInfo(cachedURLResponse.userInfo)
         self.init(
             response: head,
-            body: HTTPBody(cachedURLResponse.data),
+            body: PipelineBody(cachedURLResponse.data),
             userInfo: userInfo,
             storagePolicy: StoragePolicy(cachedURLResponse.storagePolicy),
             requestTime: requestTime

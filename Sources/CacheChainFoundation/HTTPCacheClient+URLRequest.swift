@@ -27,7 +27,7 @@ extension HTTPCacheClient {
         guard let head = request.httpRequest else {
             throw CacheChainError(.invalidRequest, "'\(request.url?.absoluteString ?? "nil")' is not an absolute http or https URL")
         }
-        let body = request.httpBody.map { HTTPBody($0) }
+        let body = request.httpBody.map { PipelineBody($0) }
         let timeout: Duration? = request.timeoutInterval > 0 ? .milliseconds(Int(request.timeoutInterval * 1000)) : nil
         return try await send(
             PipelineRequest(head: head, body: body),

@@ -38,7 +38,7 @@ extension CachedResponse {
         var result = self
         result.storagePolicy = StoragePolicy(decided.storagePolicy)
         result.userInfo.setFoundationUserInfo(decided.userInfo)
-        if decided.data != proposed.data { result.body = HTTPBody(decided.data) }
+        if decided.data != proposed.data { result.body = PipelineBody(decided.data) }
         let decidedHead = (decided.response as? HTTPURLResponse)?.httpResponse
         if let decidedHead, decidedHead != (proposed.response as? HTTPURLResponse)?.httpResponse {
             result.response = decidedHead

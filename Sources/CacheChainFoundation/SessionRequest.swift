@@ -42,7 +42,7 @@ struct SessionRequest: Sendable {
             head.headerFields[.contentType] = "application/x-www-form-urlencoded"
         }
         urlRequest = request
-        pipelineRequest = PipelineRequest(head: head, body: body.map { HTTPBody($0) })
+        pipelineRequest = PipelineRequest(head: head, body: body.map { PipelineBody($0) })
         let configuredPolicy = configuration?.requestCachePolicy ?? .useProtocolCachePolicy
         cachePolicy = RequestCachePolicy(request.cachePolicy == .useProtocolCachePolicy ? configuredPolicy : request.cachePolicy)
         // A request keeps URLRequest's default interval (60 s) unless it set its own: then the configuration's applies.

@@ -9,7 +9,7 @@ import HTTPTypesFoundation
 /// What a task's loading ends with.
 enum TaskOutcome: Sendable {
     /// The final response and its body (read on the task's work queue, never on Swift's cooperative pool).
-    case loaded(HTTPURLResponse, HTTPBody)
+    case loaded(HTTPURLResponse, PipelineBody)
     /// The error to report.
     case failed(URLError)
 }

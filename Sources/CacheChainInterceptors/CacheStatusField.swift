@@ -39,6 +39,16 @@ public enum CacheStatusField {
         now: Date,
         policy: CachePolicyConfiguration = .init()
     ) -> String {
+        ([cacheName] + parameterList(for: response, now: now, policy: policy)).joined(separator: "; ")
+    }
+
+    /// The member's parameters without its name, e.g. `hit; ttl=540`: the `http.cache.status` attribute of a
+    /// request's client span.
+    package static func parameters(for response: PipelineResponse, now: Date, policy: CachePolicyConfiguration) -> String {
+        parameterList(for: response, now: now, policy: policy).joined(separator: "; ")
+    }
+
+    private static func parameterList(for response: PipelineResponse, now: Date, policy: CachePolicyConfiguration) -> [String] {
         var parameters: [String] = []
         let codes = response.trace.map(\.code)
         let status = response.head.status.code
@@ -69,7 +79,7 @@ public enum CacheStatusField {
             if codes.contains(.coalesced) { parameters.append("collapsed") }
             if let detail = forward.detail { parameters.append("detail=\(detail.rawValue)") }
         }
-        return ([cacheName] + parameters).joined(separator: "; ")
+        return parameters
     }
 
     /// Why a miss went to the origin (RFC 9211 §2.3's `fwd` values), and the reason code that says so: the

@@ -161,7 +161,7 @@ public struct StorageDecisionInterceptor: HTTPInterceptor {
         guard let sentAs else { return request }
         var sent = request
         sent.head.method = sentAs.method
-        sent.body = HTTPBody(sentAs.body)
+        sent.body = PipelineBody(sentAs.body)
         if sentAs.method == .post {
             sent.head.headerFields[.ifNoneMatch] = nil
             sent.head.headerFields[.ifModifiedSince] = nil

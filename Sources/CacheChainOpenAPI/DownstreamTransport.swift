@@ -45,7 +45,7 @@ struct DownstreamTransport: HTTPTransport {
         let body = request.body.map { OpenAPIRuntime.HTTPBody($0) }
         let (head, responseBody) = try await downstream.send(outgoing, body, downstream.baseURL)
         guard let responseBody else { return PipelineResponse(head: head) }
-        return PipelineResponse(head: head, body: try await CacheChainCore.HTTPBody(collecting: responseBody, limits: downstream.limits))
+        return PipelineResponse(head: head, body: try await CacheChainCore.PipelineBody(collecting: responseBody, limits: downstream.limits))
     }
 }
 #else

@@ -80,7 +80,7 @@ public struct HTTPCacheMiddleware: ClientMiddleware {
         let absolute = try Self.absoluteRequest(request, baseURL: baseURL)
         var pipelineRequest = PipelineRequest(head: absolute)
         if let body {
-            pipelineRequest.body = try await CacheChainCore.HTTPBody(collecting: body, limits: bodyLimits)
+            pipelineRequest.body = try await CacheChainCore.PipelineBody(collecting: body, limits: bodyLimits)
         }
         // `next` is only valid during this call: the pipeline's transport uses it through the request's context
         // values, and background revalidation (which would outlive the call) is off.

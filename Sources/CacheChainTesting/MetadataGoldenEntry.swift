@@ -25,7 +25,7 @@ public enum MetadataGoldenEntry {
             request: request,
             cached: CachedResponse(
                 response: response,
-                body: HTTPBody(Array("hello".utf8)),
+                body: PipelineBody(Array("hello".utf8)),
                 userInfo: userInfo,
                 storagePolicy: .allowedInMemoryOnly,
                 requestTime: Date(timeIntervalSinceReferenceDate: 1000.25),

@@ -21,7 +21,7 @@ public final class ScriptedTransport: HTTPTransport {
         /// Response fields, in order.
         public var fields: [(String, String)]
         /// The body (omitted for `HEAD` and 304).
-        public var body: HTTPBody
+        public var body: PipelineBody
         /// The entity tag; a matching `If-None-Match` gets a 304.
         public var etag: String?
 
@@ -31,7 +31,7 @@ public final class ScriptedTransport: HTTPTransport {
         ///   - fields: Response fields, in order.
         ///   - body: The body.
         ///   - etag: The entity tag.
-        public init(status: Int = 200, fields: [(String, String)] = [], body: HTTPBody = .empty, etag: String? = nil) {
+        public init(status: Int = 200, fields: [(String, String)] = [], body: PipelineBody = .empty, etag: String? = nil) {
             self.status = status
             self.fields = fields
             self.body = body
@@ -72,7 +72,7 @@ public final class ScriptedTransport: HTTPTransport {
     ///   - body: The body text.
     ///   - etag: The entity tag.
     public func route(_ path: String, status: Int = 200, fields: [(String, String)], body: String, etag: String? = nil) {
-        route(path, Route(status: status, fields: fields, body: HTTPBody(string: body), etag: etag))
+        route(path, Route(status: status, fields: fields, body: PipelineBody(string: body), etag: etag))
     }
 
     /// Makes every request fail with ``OriginDown`` (`true`) or answer again (`false`).
@@ -118,7 +118,7 @@ public final class ScriptedTransport: HTTPTransport {
             return PipelineResponse(head: HTTPResponse(status: .notModified, headerFields: fields))
         }
         if fields[.contentLength] == nil { fields[.contentLength] = String(route.body.count) }
-        let body = request.head.method == .head ? HTTPBody.empty : route.body
+        let body = request.head.method == .head ? PipelineBody.empty : route.body
         return PipelineResponse(head: HTTPResponse(status: .init(code: route.status), headerFields: fields), body: body)
     }
 }

@@ -4,7 +4,7 @@ import HTTPTypes
 
 extension StorageConformanceSuite {
     static func roundTrip(_ storage: any CacheStorage) async throws {
-        let entry = makeEntry(path: "/round-trip?x=1", body: HTTPBody([0, 1, 2, 250, 255]), tag: "t")
+        let entry = makeEntry(path: "/round-trip?x=1", body: PipelineBody([0, 1, 2, 250, 255]), tag: "t")
         try await storage.store(entry)
         let found = try await storage.entries(for: entry.key)
         try expect(found.count == 1, "round-trip", "expected 1 variant, found \(found.count)")
@@ -31,7 +31,7 @@ extension StorageConformanceSuite {
     }
 
     static func matchingVariants(_ storage: any CacheStorage) async throws {
-        let variants = ["fr", "en", "de"].enumerated().map { makeEntry(path: "/m", body: HTTPBody(string: $1), language: $1, storedAt: Double($0)) }
+        let variants = ["fr", "en", "de"].enumerated().map { makeEntry(path: "/m", body: PipelineBody(string: $1), language: $1, storedAt: Double($0)) }
         for entry in variants { try await storage.store(entry) }
         let plain = makeEntry(path: "/m-plain", body: "plain")
         try await storage.store(plain)
@@ -98,7 +98,7 @@ extension StorageConformanceSuite {
     static func bodies(_ storage: any CacheStorage) async throws {
         let empty = makeEntry(path: "/empty", body: .empty)
         let bytes = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
-        let large = makeEntry(path: "/large", body: HTTPBody(bytes))
+        let large = makeEntry(path: "/large", body: PipelineBody(bytes))
         try await storage.store(empty)
         try await storage.store(large)
         try expect(try await storage.entries(for: empty.key).first?.cached.body.isEmpty == true, "bodies", "empty body changed")
@@ -117,7 +117,7 @@ extension StorageConformanceSuite {
     }
 
     static func manyKeys(_ storage: any CacheStorage) async throws {
-        let entries = (0..<1000).map { makeEntry(path: "/many/\($0)", body: HTTPBody(string: "b\($0)")) }
+        let entries = (0..<1000).map { makeEntry(path: "/many/\($0)", body: PipelineBody(string: "b\($0)")) }
         for entry in entries { try await storage.store(entry) }
         for entry in entries.shuffled().prefix(100) {
             let found = try await storage.entries(for: entry.key)
@@ -130,7 +130,7 @@ extension StorageConformanceSuite {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<64 {
                 group.addTask {
-                    let entry = makeEntry(path: "/concurrent/\(index)", body: HTTPBody(string: "c\(index)"))
+                    let entry = makeEntry(path: "/concurrent/\(index)", body: PipelineBody(string: "c\(index)"))
                     try await storage.store(entry)
                     let found = try await storage.entries(for: entry.key)
                     try expect(found.first?.cached.body == entry.cached.body, "concurrency", "lost or mixed entry \(index)")
@@ -143,7 +143,7 @@ extension StorageConformanceSuite {
 
     static func oddKeys(_ storage: any CacheStorage) async throws {
         let paths = ["/caf%C3%A9?q=%E2%9C%93", "/a/../b", "/" + String(repeating: "x", count: 2000), "/?", "/%00"]
-        for path in paths { try await storage.store(makeEntry(path: path, body: HTTPBody(string: path))) }
+        for path in paths { try await storage.store(makeEntry(path: path, body: PipelineBody(string: path))) }
         for path in paths {
             let key = makeEntry(path: path).key
             let found = try await storage.entries(for: key)

@@ -104,7 +104,7 @@ extension StorageConformanceSuite {
         let fresh = await bytes()
         let freshCount = await storage.usage().entryCount
         try expect(fresh == 0 && freshCount == 0, "usage", "a fresh backend is not empty")
-        let entries = (0..<5).map { makeEntry(path: "/u/\($0)", body: HTTPBody([UInt8](repeating: 1, count: 3000 * ($0 + 1)))) }
+        let entries = (0..<5).map { makeEntry(path: "/u/\($0)", body: PipelineBody([UInt8](repeating: 1, count: 3000 * ($0 + 1)))) }
         for entry in entries { try await storage.store(entry) }
         let full = await bytes()
         try expect(await storage.usage().entryCount == 5, "usage", "entryCount is not 5")
@@ -126,7 +126,7 @@ extension StorageConformanceSuite {
     /// A body handed to a caller stays readable, byte for byte, after its entry is replaced or removed.
     static func readersOutliveRemoval(_ storage: any CacheStorage) async throws {
         let bytes = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }
-        let entry = makeEntry(path: "/reader", body: HTTPBody(bytes))
+        let entry = makeEntry(path: "/reader", body: PipelineBody(bytes))
         try await storage.store(entry)
         let body = try await storage.entries(for: entry.key).first?.cached.body
         try await storage.store(makeEntry(path: "/reader", body: "replaced"))
@@ -138,7 +138,7 @@ extension StorageConformanceSuite {
         let bytes = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
         let entries = [
             makeEntry(path: "/p/small?q=1", body: "small", tag: "t"),
-            makeEntry(path: "/p/large", body: HTTPBody(bytes)),
+            makeEntry(path: "/p/large", body: PipelineBody(bytes)),
             makeEntry(path: "/p/v", body: "fr", language: "fr", storedAt: 1),
             makeEntry(path: "/p/v", body: "en", language: "en", storedAt: 2),
         ]

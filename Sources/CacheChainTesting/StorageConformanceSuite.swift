@@ -116,7 +116,7 @@ public struct StorageConformanceSuite: Sendable {
     /// - Returns: The entry.
     public static func makeEntry(
         path: String,
-        body: HTTPBody = "body",
+        body: PipelineBody = "body",
         language: String? = nil,
         storedAt: TimeInterval = 0,
         policy: StoragePolicy = .allowed,

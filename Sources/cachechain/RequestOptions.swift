@@ -116,7 +116,7 @@ struct RequestOptions: ParsableArguments {
         if body != nil, head.headerFields[.contentType] == nil {
             head.headerFields[.contentType] = "application/x-www-form-urlencoded"
         }
-        return PipelineRequest(head: head, body: body.map { HTTPBody($0) })
+        return PipelineRequest(head: head, body: body.map { PipelineBody($0) })
     }
 
     /// The field of a `-H` argument: `Name: value`, or `Name;` for an empty value; `nil` for `Name:` (curl

@@ -49,7 +49,7 @@ private final class HeldTransport: HTTPTransport {
             if passes { continuation.resume() }
         }
         state.withLock { $0.inFlight -= 1 }
-        return PipelineResponse(head: HTTPResponse(status: .ok), body: HTTPBody(string: "ok"))
+        return PipelineResponse(head: HTTPResponse(status: .ok), body: PipelineBody(string: "ok"))
     }
 }
 

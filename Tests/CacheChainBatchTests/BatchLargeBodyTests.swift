@@ -77,7 +77,7 @@ struct BatchLargeBodyTests: BatchSubprocessSuite {
 struct BatchBodyFileReplyTests {
     @Test("body_file and body_length replace body; the other members stay")
     func fileReply() {
-        let response = PipelineResponse(head: HTTPResponse(status: .ok), body: HTTPBody(string: "12345"), cacheStatus: .miss)
+        let response = PipelineResponse(head: HTTPResponse(status: .ok), body: PipelineBody(string: "12345"), cacheStatus: .miss)
         let line = BatchReply(id: 3, response: response, bodyFile: "/bodies/cachechain-body-3-x").jsonLine
         #expect(line.contains(#""status":200"#))
         #expect(line.contains(#""body_file":"/bodies/cachechain-body-3-x","body_length":5,"cache_status":"miss""#), "\(line)")

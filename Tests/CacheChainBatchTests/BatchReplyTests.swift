@@ -17,7 +17,7 @@ struct BatchReplyTests {
         for (name, value) in fields { headerFields.append(HTTPField(name: HTTPField.Name(name)!, value: value)) }
         return PipelineResponse(
             head: HTTPResponse(status: status, headerFields: headerFields),
-            body: HTTPBody(body),
+            body: PipelineBody(body),
             cacheStatus: cacheStatus,
             trace: [CacheReason(.fresh, "age 3s of 3600s (maxAge)")]
         )

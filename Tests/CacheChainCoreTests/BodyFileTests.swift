@@ -6,7 +6,7 @@ import Testing
 struct BodyFileTests {
     let directory = NSTemporaryDirectory() + "cachechain-body-test-\(UUID().uuidString)"
 
-    func write(_ bytes: [UInt8]) throws -> HTTPBody {
+    func write(_ bytes: [UInt8]) throws -> PipelineBody {
         let writer = try BodyFileWriter(directory: directory)
         try writer.append(Array(bytes.prefix(bytes.count / 2)))
         try writer.append(Array(bytes.dropFirst(bytes.count / 2)))
@@ -45,8 +45,8 @@ struct BodyFileTests {
         var streamed: [UInt8] = []
         for try await chunk in body.chunks(maximumSize: 100_000) { streamed += chunk }
         #expect(streamed == bytes)
-        #expect(body == HTTPBody(bytes))
-        #expect(body != HTTPBody(bytes.dropLast()))
+        #expect(body == PipelineBody(bytes))
+        #expect(body != PipelineBody(bytes.dropLast()))
         #expect(try body.loadedIntoMemory().inMemoryBytes == bytes)
         #expect("\(body)".contains("\(bytes.count) bytes"))
     }
@@ -116,7 +116,7 @@ struct BodyFileTests {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/named"
         try Data(repeating: 7, count: 10_000).write(to: URL(fileURLWithPath: path))
-        let body = HTTPBody(file: try BodyFile(path: path))
+        let body = PipelineBody(file: try BodyFile(path: path))
         #expect(truncate(path, 100) == 0)
         let error = #expect(throws: CacheChainError.self) { try body.collect() }
         #expect(error?.code == .bodyUnreadable)
@@ -133,13 +133,13 @@ struct BodyFileTests {
         let path = directory + "/small"
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: path))
         let region = try BodyFile(path: path, offset: 1, length: 2)
-        #expect(try HTTPBody(file: region).collect() == [2, 3])
+        #expect(try PipelineBody(file: region).collect() == [2, 3])
         #expect(throws: CacheChainError.self) { try BodyFile(path: path, offset: 1, length: 5) }
     }
 
     @Test("collect(upTo:) refuses a body above the limit instead of returning part of it")
     func collectLimit() throws {
-        let body = HTTPBody([1, 2, 3, 4])
+        let body = PipelineBody([1, 2, 3, 4])
         let error = #expect(throws: CacheChainError.self) { try body.collect(upTo: 3) }
         #expect(error?.code == .bodyUnreadable)
         #expect(try body.collect(upTo: 4) == [1, 2, 3, 4])

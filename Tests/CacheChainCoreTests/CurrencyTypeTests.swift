@@ -94,7 +94,7 @@ struct CurrencyTypeTests {
             request: HTTPRequest(method: .get, scheme: "https", authority: "a.test", path: "/x"),
             cached: CachedResponse(
                 response: response,
-                body: HTTPBody([0, 1, 2, 255]),
+                body: PipelineBody([0, 1, 2, 255]),
                 userInfo: info,
                 storagePolicy: .allowedInMemoryOnly,
                 requestTime: Date(timeIntervalSince1970: 10),
@@ -110,11 +110,11 @@ struct CurrencyTypeTests {
 
         // Copies share their values until one is changed: a change never shows through another copy.
         var copy = entry
-        copy.cached.body = HTTPBody([9])
+        copy.cached.body = PipelineBody([9])
         copy.storedAt = Date(timeIntervalSince1970: 99)
-        #expect(entry.cached.body == HTTPBody([0, 1, 2, 255]))
+        #expect(entry.cached.body == PipelineBody([0, 1, 2, 255]))
         #expect(entry.storedAt == Date(timeIntervalSince1970: 11))
-        #expect(copy.cached.body == HTTPBody([9]) && copy.storedAt == Date(timeIntervalSince1970: 99))
+        #expect(copy.cached.body == PipelineBody([9]) && copy.storedAt == Date(timeIntervalSince1970: 99))
         #expect(copy != entry)
         var restored = copy
         restored.cached.body = entry.cached.body
@@ -129,17 +129,17 @@ struct CurrencyTypeTests {
 
         // A backend's body replacement changes the body only, in that copy only, and keeps the engine's view.
         var reread = entry
-        reread.replaceBody(with: HTTPBody([4, 5]))
-        #expect(reread.cached.body == HTTPBody([4, 5]) && entry.cached.body == HTTPBody([0, 1, 2, 255]))
+        reread.replaceBody(with: PipelineBody([4, 5]))
+        #expect(reread.cached.body == PipelineBody([4, 5]) && entry.cached.body == PipelineBody([0, 1, 2, 255]))
         #expect(reread.exchange == entry.exchange && reread.cached.response == entry.cached.response)
         #expect(reread.key == entry.key && reread.request == entry.request && reread.storedAt == entry.storedAt)
         reread.replaceBody(with: entry.cached.body)
         #expect(reread == entry && reread.hashValue == entry.hashValue)
         // Entries that differ in their body only are different, and each encodes its own body.
         var other = entry
-        other.replaceBody(with: HTTPBody([1]))
+        other.replaceBody(with: PipelineBody([1]))
         #expect(other != entry)
-        #expect(try JSONDecoder().decode(CacheEntry.self, from: JSONEncoder().encode(other)).cached.body == HTTPBody([1]))
+        #expect(try JSONDecoder().decode(CacheEntry.self, from: JSONEncoder().encode(other)).cached.body == PipelineBody([1]))
         #expect(try JSONDecoder().decode(CacheEntry.self, from: JSONEncoder().encode(other)) == other)
         // A new user info under the same head keeps the engine's view too, and shows in that copy only.
         var tagged = entry
@@ -150,7 +150,7 @@ struct CurrencyTypeTests {
 
         // The engine's view follows the entry: kept across a new body, remade for a new head or request.
         var view = entry
-        view.cached.body = HTTPBody([7])
+        view.cached.body = PipelineBody([7])
         #expect(view.exchange == entry.exchange)
         view.cached.response.headerFields[.cacheControl] = "max-age=5"
         #expect(view.exchange.response.headerFields[.cacheControl] == "max-age=5")
@@ -164,10 +164,10 @@ struct CurrencyTypeTests {
 
     @Test("bodies describe themselves by size only")
     func bodyDescription() {
-        let body = HTTPBody(string: "secret token")
-        #expect(body.description == "HTTPBody(12 bytes)")
+        let body = PipelineBody(string: "secret token")
+        #expect(body.description == "PipelineBody(12 bytes)")
         #expect(body.string == "secret token")
-        #expect(HTTPBody([0xFF, 0xFE]).string == nil)
+        #expect(PipelineBody([0xFF, 0xFE]).string == nil)
     }
 
     @Test("context values are typed and independent per key")

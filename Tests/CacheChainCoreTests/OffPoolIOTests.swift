@@ -4,7 +4,7 @@ import Dispatch
 import Foundation
 import Testing
 
-/// `OffPoolIO`, which runs the blocking reads and writes of file-backed bodies (`HTTPBody.chunks`, `BodySpool`)
+/// `OffPoolIO`, which runs the blocking reads and writes of file-backed bodies (`PipelineBody.chunks`, `BodySpool`)
 /// off Swift's cooperative pool.
 @Suite("Blocking body I/O runs off the cooperative pool")
 struct OffPoolIOTests {

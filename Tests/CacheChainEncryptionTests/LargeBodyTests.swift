@@ -12,7 +12,7 @@ struct LargeBodyTests {
     static let size = 12 << 20 + 12_345
 
     /// A file-backed body of `size` bytes with a position-dependent pattern, as a spooled download is.
-    static func largeBody(in directory: String) throws -> HTTPBody {
+    static func largeBody(in directory: String) throws -> PipelineBody {
         let writer = try BodyFileWriter(directory: directory)
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         var written = 0
@@ -26,7 +26,7 @@ struct LargeBodyTests {
     }
 
     /// Whether a body holds exactly the pattern of ``largeBody(in:)``, read in chunks.
-    static func matchesPattern(_ body: HTTPBody) throws -> Bool {
+    static func matchesPattern(_ body: PipelineBody) throws -> Bool {
         var position = 0, matches = true
         try body.forEachChunk(maximumSize: 1 << 20) { chunk in
             for byte in chunk where matches {
@@ -61,7 +61,7 @@ struct LargeBodyTests {
         var entry = markedEntry(path: "/large")
         entry.cached.body = try Self.largeBody(in: source.path)
         try await storage.store(entry)
-        entry.cached.body = HTTPBody([])   // drop the source body: only the cache's copies remain
+        entry.cached.body = PipelineBody([])   // drop the source body: only the cache's copies remain
 
         // A memory backend keeps what it is given in memory (that is its job): the envelope's spool file was
         // read into it and deleted.
@@ -109,7 +109,7 @@ struct LargeBodyTests {
         var large = markedEntry(path: "/large")
         large.cached.body = try Self.largeBody(in: spool.path)
         try await storage.store(large)
-        large.cached.body = HTTPBody([])
+        large.cached.body = PipelineBody([])
         let small = markedEntry(path: "/small", bodySize: 2000)
         try await storage.store(small)
         #expect(Self.openFiles(in: spool.path) == 0, "the stored envelope's spool file is gone once the disk has its copy")

@@ -89,7 +89,7 @@ struct NoPlaintextTests {
         let disk = try DiskStorage(configuration: .init(directory: directory.path, capacity: 64 << 20, inlineBodyLimit: 0, inMemoryBodyLimit: 0))
         let storage = EncryptedStorage(wrapping: disk, keys: InMemoryKeyProvider(key: try .random()))
         let bytes = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 17) }
-        let entry = StorageConformanceSuite.makeEntry(path: "/large", body: HTTPBody(bytes))
+        let entry = StorageConformanceSuite.makeEntry(path: "/large", body: PipelineBody(bytes))
         try await storage.store(entry)
         let sealed = try await disk.entries(for: disk.keys()[0])[0]
         #expect(sealed.cached.body.file != nil)

@@ -25,7 +25,7 @@ struct OlderFormatEnvelopeTests {
         let old = try #require(Self.bytes(Self.formatOneEnvelope))
         #expect(Array(old.prefix(5)) == Array("CCEN".utf8) + [1], "the fixture is a format-1 envelope")
         var sealed = try storage.seal(entry, with: key)
-        sealed.replaceBody(with: HTTPBody(old))
+        sealed.replaceBody(with: PipelineBody(old))
         await memory.store(sealed)
         let current = StorageConformanceSuite.makeEntry(path: "/current")
         try await storage.store(current)

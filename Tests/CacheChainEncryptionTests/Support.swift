@@ -40,7 +40,7 @@ enum Marker {
 func markedEntry(path: String = Marker.path, bodySize: Int = 4096, storedAt: TimeInterval = 0) -> CacheEntry {
     var body = Array(Marker.body.utf8)
     while body.count < bodySize { body += Array(" \(Marker.body) \(body.count)".utf8) }
-    var entry = StorageConformanceSuite.makeEntry(path: path, body: HTTPBody(body.prefix(bodySize)), storedAt: storedAt, tag: Marker.tag)
+    var entry = StorageConformanceSuite.makeEntry(path: path, body: PipelineBody(body.prefix(bodySize)), storedAt: storedAt, tag: Marker.tag)
     entry.key.authority = Marker.host
     entry.request.authority = Marker.host
     entry.request.headerFields[.authorization] = "Bearer \(Marker.header)"
@@ -81,6 +81,6 @@ func exposedBytes(_ sealed: CacheEntry) throws -> [UInt8] {
 /// Replaces a sealed entry's body (the envelope) in the wrapped backend.
 func replaceEnvelope(of sealed: CacheEntry, with bytes: [UInt8], in storage: EncryptedStorage) async throws {
     var altered = sealed
-    altered.cached.body = HTTPBody(bytes)
+    altered.cached.body = PipelineBody(bytes)
     try await storage.wrapped.store(altered)
 }

@@ -48,7 +48,7 @@ struct TamperTests {
         let entry = markedEntry(bodySize: 3000)
         try await storage.store(entry)
         let envelope = try await sealedEntries(storage)[0].cached.body.collect()
-        let header = try EnvelopeCodec.header(of: HTTPBody(envelope))
+        let header = try EnvelopeCodec.header(of: PipelineBody(envelope))
         let headerCount = header.encoded.count
         let sealedSegment = 1024 + 16
         // Every header byte (magic, version, key ID, salt, nonce, segment size), every byte of the first and
@@ -75,7 +75,7 @@ struct TamperTests {
         let entry = markedEntry(bodySize: 3000)
         try await storage.store(entry)
         let envelope = try await sealedEntries(storage)[0].cached.body.collect()
-        let headerCount = try EnvelopeCodec.header(of: HTTPBody(envelope)).encoded.count
+        let headerCount = try EnvelopeCodec.header(of: PipelineBody(envelope)).encoded.count
         let lengths = [0, 3, 10, headerCount, headerCount + 1, headerCount + 1040, headerCount + 2080, envelope.count - 16, envelope.count - 1]
         try await storage.removeAll()
         for length in lengths {
@@ -90,7 +90,7 @@ struct TamperTests {
         let entry = markedEntry(bodySize: 3000)
         try await storage.store(entry)
         let envelope = try await sealedEntries(storage)[0].cached.body.collect()
-        let h = try EnvelopeCodec.header(of: HTTPBody(envelope)).encoded.count
+        let h = try EnvelopeCodec.header(of: PipelineBody(envelope)).encoded.count
         let s = 1040
         try await storage.removeAll()
         let segment = { (bytes: [UInt8], index: Int) in Array(bytes[(h + index * s)..<min(bytes.count, h + (index + 1) * s)]) }
@@ -186,7 +186,7 @@ struct MetadataOnlyTests {
         try await storage.store(entry)
         let sealed = try await sealedEntries(storage)[0]
         var bytes = try sealed.cached.body.collect()
-        let headerCount = try EnvelopeCodec.header(of: HTTPBody(bytes)).encoded.count
+        let headerCount = try EnvelopeCodec.header(of: PipelineBody(bytes)).encoded.count
         bytes[headerCount + 2 * 1040 + 10] ^= 0x01  // inside segment 2 (the metadata fits in segment 0)
         try await replaceEnvelope(of: sealed, with: bytes, in: storage)
         #expect(try await storage.keys() == [entry.key])

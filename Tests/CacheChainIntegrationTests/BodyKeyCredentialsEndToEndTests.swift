@@ -41,7 +41,7 @@ struct BodyKeyCredentialsEndToEndTests {
                 var request = try HTTPRequest(method: .post, url: origin.url("/gql"))
                 request.headerFields[.contentType] = "application/json"
                 request.headerFields[field] = credential
-                return try await client.data(for: request, body: HTTPBody(string: #"{"q":"me"}"#))
+                return try await client.data(for: request, body: PipelineBody(string: #"{"q":"me"}"#))
             }
             let one = try await post("session=user-one")
             #expect(one.body.string == "me = session=user-one")

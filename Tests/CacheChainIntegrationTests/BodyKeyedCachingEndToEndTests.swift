@@ -55,7 +55,7 @@ struct BodyKeyedCachingEndToEndTests {
         request.method = method
         request.headerFields[.acceptLanguage] = language
         if body != nil { request.headerFields[.contentType] = "application/json" }
-        return try await client.data(for: request, body: body.map { HTTPBody(string: $0) })
+        return try await client.data(for: request, body: body.map { PipelineBody(string: $0) })
     }
 
     @Test("the same POST body is a hit, another body a miss; the origin gets the POST and its body")

@@ -61,7 +61,7 @@ struct CurlConnectionRetryTests {
         post.head.method = .post
         #expect(!CurlTransport.mayRetry(post, after: failure(16), streaming: false), "an unsafe method is never sent twice")
         var withBody = get
-        withBody.body = HTTPBody([1])
+        withBody.body = PipelineBody([1])
         #expect(!CurlTransport.mayRetry(withBody, after: failure(16), streaming: false))
     }
 }

@@ -12,7 +12,7 @@ extension Tag {
 }
 
 /// The shared end-to-end transport suite: every scenario runs through each transport (``TransportKind``:
-/// `CurlTransport` and `AsyncHTTPClientTransport`) over plain HTTP, HTTPS/1.1 and HTTPS/2 with the loopback test
+/// `CurlTransport` and `CacheChainAHCTransport`) over plain HTTP, HTTPS/1.1 and HTTPS/2 with the loopback test
 /// CA (``ProtocolMode``); `withNetwork` also checks that the origin saw only the mode's HTTP version.
 @Suite("End to end: RFC 9111 through each transport and a loopback origin", .tags(.integration))
 struct EndToEndCachingTests {
@@ -83,7 +83,7 @@ struct EndToEndCachingTests {
             _ = try await net.get("/doc")
             let post = try await net.client.data(
                 for: HTTPRequest(method: .post, url: net.origin.url("/doc")),
-                body: HTTPBody(string: "update")
+                body: PipelineBody(string: "update")
             )
             #expect(post.cacheStatus == .bypass)
             #expect(net.origin.receivedRequests.last?.body == Array("update".utf8))

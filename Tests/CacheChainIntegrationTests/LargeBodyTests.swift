@@ -27,7 +27,7 @@ struct LargeBodyTests {
     }
 
     /// Whether `body` is exactly the loopback origin's generated pattern of `count` bytes.
-    static func matchesPattern(_ body: HTTPBody, count: Int) throws -> Bool {
+    static func matchesPattern(_ body: PipelineBody, count: Int) throws -> Bool {
         guard body.count == count else { return false }
         var position = 0
         var matches = true

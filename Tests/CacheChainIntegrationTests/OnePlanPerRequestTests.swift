@@ -104,7 +104,7 @@ struct OnePlanPerRequestTests {
             var request = try HTTPRequest(url: origin.url(path))
             request.method = method
             for field in fields { request.headerFields.append(field) }
-            return try await client.data(for: request, body: body.map { HTTPBody(string: $0) }, cachePolicy: cachePolicy)
+            return try await client.data(for: request, body: body.map { PipelineBody(string: $0) }, cachePolicy: cachePolicy)
         }
 
         func takeKeys() -> Int { take(keys) }

@@ -34,7 +34,7 @@ struct PostContentLocationEndToEndTests {
         var request = try HTTPRequest(url: origin.url(path))
         request.method = .post
         request.headerFields[.contentType] = "text/plain"
-        return try await client.data(for: request, body: HTTPBody(Array("new".utf8)))
+        return try await client.data(for: request, body: PipelineBody(Array("new".utf8)))
     }
 
     func get(_ client: HTTPCacheClient, _ origin: LoopbackOrigin, _ path: String) async throws -> PipelineResponse {

@@ -129,7 +129,7 @@ struct RequestTargetEndToEndTests {
             for raw in ["/gql/../admin/delete", "/gql/%2E%2E/admin/delete", "/gql/../admin/delete"] {
                 var request = try HTTPRequest(url: origin.url(raw))
                 request.method = .post
-                let response = try await client.data(for: request, body: HTTPBody(string: "id=7"))
+                let response = try await client.data(for: request, body: PipelineBody(string: "id=7"))
                 #expect(!response.cacheStatus.isFromCache, "\(raw): \(response.trace)")
                 #expect(!response.trace.contains { $0.code == .bodyKeyed })
             }

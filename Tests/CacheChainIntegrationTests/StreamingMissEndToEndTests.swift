@@ -245,7 +245,7 @@ struct StreamingMissEndToEndTests {
         let (status, read) = try await setup.client.stream(setup.request("/hit")) { ($0.cacheStatus, try await Self.readPattern($0.body)) }
         #expect(status == .hit)
         #expect(read.count == size && read.matches)
-        #expect(read.chunks == size / HTTPBody.defaultChunkSize)
+        #expect(read.chunks == size / PipelineBody.defaultChunkSize)
         #expect(setup.origin.requestCount(for: "/hit") == 1)
         try await setup.finish()
     }

@@ -12,7 +12,7 @@ import Testing
 enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// `CurlTransport`: libcurl's multi interface on its own thread.
     case curl
-    /// `AsyncHTTPClientTransport`: AsyncHTTPClient on SwiftNIO's event loops.
+    /// `CacheChainAHCTransport`: AsyncHTTPClient on SwiftNIO's event loops.
     case asyncHTTPClient
 
     var testDescription: String { self == .curl ? "libcurl" : "AsyncHTTPClient" }
@@ -49,7 +49,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
             // An event loop of its own, as each loopback origin has: tests running in parallel do not share (and
             // starve) AsyncHTTPClient's two default event loops.
             let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-            let transport = AsyncHTTPClientTransport(
+            let transport = CacheChainAHCTransport(
                 configuration: .init(inMemoryBodyLimit: inMemoryBodyLimit, spoolDirectory: spoolDirectory),
                 clientConfiguration: clientConfiguration,
                 eventLoopGroup: group
@@ -61,7 +61,7 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
 
 /// An AsyncHTTPClient transport with an event loop group of its own, which its shutdown also shuts down.
 struct TransportOnOwnEventLoop: HTTPTransport {
-    let transport: AsyncHTTPClientTransport
+    let transport: CacheChainAHCTransport
     let group: MultiThreadedEventLoopGroup
 
     func send(_ request: PipelineRequest, context: InterceptorContext) async throws -> PipelineResponse {

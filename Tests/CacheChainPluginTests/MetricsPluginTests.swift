@@ -49,4 +49,28 @@ struct MetricsPluginTests {
         }
         #expect(metrics.timers(label: "cachechain_request_duration", dimensions: [("cache_status", "error")]).first?.values.count == 1)
     }
+
+    @Test("enableMetrics() switches every wiring on at once: the client's counters, the default storage's evictions, the timer")
+    func oneSwitch() async throws {
+        let metrics = TestMetrics()
+        let origin = ScriptedTransport()
+        let big = String(repeating: "x", count: 400 << 10)  // under the default storage's 5% entry limit
+        for index in 0..<30 { origin.route("/\(index)", fields: [("Cache-Control", "max-age=60")], body: big) }
+        var configuration = HTTPCacheClient.Configuration()
+        configuration.enableMetrics(CacheMetrics(prefix: "one", factory: metrics))
+        let client = HTTPCacheClient(transport: origin, configuration: configuration)
+        let first = HTTPRequest(method: .get, scheme: "http", authority: "origin.test", path: "/0")
+        #expect(try await client.data(for: first).cacheStatus == .miss)
+        #expect(try await client.data(for: first).cacheStatus == .hit)
+        for index in 1..<30 {  // 12 MB through the default 10 MiB memory storage: the oldest are evicted
+            _ = try await client.data(for: HTTPRequest(method: .get, scheme: "http", authority: "origin.test", path: "/\(index)"))
+        }
+
+        #expect(try metrics.expectCounter("one_hits").totalValue == 1)
+        #expect(try metrics.expectCounter("one_misses").totalValue == 30)
+        #expect(try metrics.expectCounter("one_stored").totalValue == 30)
+        #expect(try metrics.expectCounter("one_evictions").totalValue > 0, "the default storage reports its evictions")
+        #expect(metrics.timers(label: "one_request_duration", dimensions: [("cache_status", "hit")]).first?.values.count == 1)
+        #expect(metrics.timers(label: "one_request_duration", dimensions: [("cache_status", "miss")]).first?.values.count == 30)
+    }
 }

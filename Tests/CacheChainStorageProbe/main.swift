@@ -68,7 +68,7 @@ func entry(key: Int, generation: UInt32, size: Int) -> CacheEntry {
     var response = HTTPResponse(status: .ok)
     response.headerFields[HTTPField.Name("x-generation")!] = "\(generation)"  // invariant: a valid literal field name
     response.headerFields[.cacheControl] = "max-age=600"
-    let body = HTTPBody(pattern(key: key, generation: generation, size: size))
+    let body = PipelineBody(pattern(key: key, generation: generation, size: size))
     return CacheEntry(request: request, cached: CachedResponse(response: response, body: body, requestTime: Date()))
 }
 
@@ -260,7 +260,7 @@ case "variant-flood":
     for index in 0..<count {
         var request = flooded
         request.headerFields[.acceptLanguage] = "l\(index)"
-        let entry = CacheEntry(request: request, cached: CachedResponse(response: response, body: HTTPBody([1, 2, 3]), requestTime: Date()))
+        let entry = CacheEntry(request: request, cached: CachedResponse(response: response, body: PipelineBody([1, 2, 3]), requestTime: Date()))
         do { try await storage.store(entry) } catch { fail("store \(index + 1) of \(count): \(error)") }
     }
     guard let kept = try? await storage.entries(for: CacheKey(flooded)) else { fail("the lookup failed") }

@@ -13,10 +13,10 @@ struct DecodedMetadataMemoTests {
         var memo = DecodedMetadataMemo()
         let entry = MetadataGoldenEntry.entry
         let meta = EntryCodec.encodeMetadata(entry)
-        let first = try memo.decode(rowID: 7, meta: meta, body: HTTPBody([1, 2, 3]))
-        let second = try memo.decode(rowID: 7, meta: meta, body: HTTPBody([9]))
+        let first = try memo.decode(rowID: 7, meta: meta, body: PipelineBody([1, 2, 3]))
+        let second = try memo.decode(rowID: 7, meta: meta, body: PipelineBody([9]))
         #expect(memo.count == 1)
-        let fresh = try EntryCodec.decodeMetadata(meta, body: HTTPBody([9]), subject: "test metadata")
+        let fresh = try EntryCodec.decodeMetadata(meta, body: PipelineBody([9]), subject: "test metadata")
         #expect(second == fresh)
         #expect(try first.cached.body.collect() == [1, 2, 3])
         #expect(try second.cached.body.collect() == [9])

@@ -14,9 +14,9 @@ struct DiskLookupCrossingTests {
     func crossings() async throws {
         let directory = TemporaryDirectory("crossings")
         let storage = try DiskStorage(directory: directory.path, capacity: 64 << 20)
-        let small = StorageConformanceSuite.makeEntry(path: "/small", body: HTTPBody([UInt8](repeating: 1, count: 1024)))
-        let medium = StorageConformanceSuite.makeEntry(path: "/medium", body: HTTPBody([UInt8](repeating: 2, count: 40 << 10)))
-        let large = StorageConformanceSuite.makeEntry(path: "/large", body: HTTPBody([UInt8](repeating: 3, count: 200 << 10)))
+        let small = StorageConformanceSuite.makeEntry(path: "/small", body: PipelineBody([UInt8](repeating: 1, count: 1024)))
+        let medium = StorageConformanceSuite.makeEntry(path: "/medium", body: PipelineBody([UInt8](repeating: 2, count: 40 << 10)))
+        let large = StorageConformanceSuite.makeEntry(path: "/large", body: PipelineBody([UInt8](repeating: 3, count: 200 << 10)))
         for entry in [small, medium, large] { try await storage.store(entry) }
 
         let before = storage.io.crossingCount

@@ -26,7 +26,7 @@ func permissionModes(under directory: String) -> [(path: String, isDirectory: Bo
 struct DiskPermissionTests {
     private func fill(_ storage: DiskStorage) async throws {
         try await storage.store(StorageConformanceSuite.makeEntry(path: "/small"))
-        let large = HTTPBody([UInt8](repeating: 7, count: 100_000))
+        let large = PipelineBody([UInt8](repeating: 7, count: 100_000))
         try await storage.store(StorageConformanceSuite.makeEntry(path: "/large", body: large))
     }
 

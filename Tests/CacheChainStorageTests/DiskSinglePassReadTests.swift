@@ -23,7 +23,7 @@ struct DiskSinglePassReadTests {
             orphanGracePeriod: .zero
         ))
         let bytes = (0..<Self.bodyLength).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }
-        let entry = StorageConformanceSuite.makeEntry(path: "/single-pass", body: HTTPBody(bytes))
+        let entry = StorageConformanceSuite.makeEntry(path: "/single-pass", body: PipelineBody(bytes))
         let chunks = (Self.bodyLength + DiskEntryFile.readChunkSize - 1) / DiskEntryFile.readChunkSize
         for chunk in 0..<chunks {
             try await storage.store(entry)

@@ -12,7 +12,7 @@ func mixedEntries(_ count: Int) -> [CacheEntry] {
     (0..<count).map { index in
         let size = [100, 40_000, 200_000][index % 3] + index
         let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ index) }
-        return StorageConformanceSuite.makeEntry(path: "/mixed/\(index)", body: HTTPBody(bytes))
+        return StorageConformanceSuite.makeEntry(path: "/mixed/\(index)", body: PipelineBody(bytes))
     }
 }
 

@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 private func entry(_ path: String, bytes: Int) -> CacheEntry {
-    StorageConformanceSuite.makeEntry(path: path, body: HTTPBody([UInt8](repeating: 7, count: bytes)))
+    StorageConformanceSuite.makeEntry(path: path, body: PipelineBody([UInt8](repeating: 7, count: bytes)))
 }
 
 /// Issue 25.8: a full or read-only disk degrades the cache, it does not wedge it. The disk is a real `tmpfs`

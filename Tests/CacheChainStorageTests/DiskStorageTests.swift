@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 private func entry(_ path: String, bytes: Int = 1000) -> CacheEntry {
-    StorageConformanceSuite.makeEntry(path: path, body: HTTPBody([UInt8](repeating: 7, count: bytes)))
+    StorageConformanceSuite.makeEntry(path: path, body: PipelineBody([UInt8](repeating: 7, count: bytes)))
 }
 
 @Suite("DiskStorage")

@@ -80,7 +80,7 @@ struct EntryFileWriterTests {
             let spool = try BodyFileWriter(directory: directory.path + "/spool")
             try spool.append(bytes)
             let fromFile = StorageConformanceSuite.makeEntry(path: "/file/\(size)", body: try spool.finish())
-            let fromMemory = StorageConformanceSuite.makeEntry(path: "/memory/\(size)", body: HTTPBody(bytes))
+            let fromMemory = StorageConformanceSuite.makeEntry(path: "/memory/\(size)", body: PipelineBody(bytes))
             try await storage.store(fromFile)
             try await storage.store(fromMemory)
             for key in [fromFile.key, fromMemory.key] {

@@ -10,7 +10,7 @@ struct FlushPendingWritesTests {
     func diskWritesBatchedUses() async throws {
         let directory = TemporaryDirectory()
         let disk = try DiskStorage(directory: directory.path)
-        let entries = (0..<40).map { StorageConformanceSuite.makeEntry(path: "/f/\($0)", body: HTTPBody([UInt8](repeating: 2, count: 64))) }
+        let entries = (0..<40).map { StorageConformanceSuite.makeEntry(path: "/f/\($0)", body: PipelineBody([UInt8](repeating: 2, count: 64))) }
         for entry in entries { try await disk.store(entry) }
         _ = try await disk.entries(for: entries[0].key)
         #expect(await disk.unwrittenUseCount == 1)
@@ -29,7 +29,7 @@ struct FlushPendingWritesTests {
     func concreteCallSite() async throws {
         let directory = TemporaryDirectory()
         let disk = try DiskStorage(directory: directory.path)
-        let entries = (0..<40).map { StorageConformanceSuite.makeEntry(path: "/c/\($0)", body: HTTPBody([UInt8](repeating: 3, count: 64))) }
+        let entries = (0..<40).map { StorageConformanceSuite.makeEntry(path: "/c/\($0)", body: PipelineBody([UInt8](repeating: 3, count: 64))) }
         for entry in entries { try await disk.store(entry) }
         _ = try await disk.entries(for: entries[0].key)
         try await disk.flushPendingWrites()

@@ -7,7 +7,7 @@ import Synchronization
 import Testing
 
 private func entry(_ path: String, bytes: Int = 100, storedAt: TimeInterval = 0) -> CacheEntry {
-    StorageConformanceSuite.makeEntry(path: path, body: HTTPBody([UInt8](repeating: 7, count: bytes)), storedAt: storedAt)
+    StorageConformanceSuite.makeEntry(path: path, body: PipelineBody([UInt8](repeating: 7, count: bytes)), storedAt: storedAt)
 }
 
 @Suite("MemoryStorage")

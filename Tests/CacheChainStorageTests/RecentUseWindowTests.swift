@@ -43,7 +43,7 @@ struct RecentUseWindowTests {
     func recordsOnlyOutsideTheWindow() async throws {
         let directory = TemporaryDirectory()
         let storage = try DiskStorage(directory: directory.path)
-        let entries = (0..<320).map { StorageConformanceSuite.makeEntry(path: "/r/\($0)", body: HTTPBody([UInt8](repeating: 1, count: 100))) }
+        let entries = (0..<320).map { StorageConformanceSuite.makeEntry(path: "/r/\($0)", body: PipelineBody([UInt8](repeating: 1, count: 100))) }
         for entry in entries { try await storage.store(entry) }
 
         for entry in entries[310...] { #expect(try await storage.entries(for: entry.key).count == 1) }

@@ -6,7 +6,7 @@ import HTTPTypes
 import Testing
 
 private func entry(_ path: String) -> CacheEntry {
-    StorageConformanceSuite.makeEntry(path: path, body: HTTPBody([UInt8](repeating: 7, count: 100)))
+    StorageConformanceSuite.makeEntry(path: path, body: PipelineBody([UInt8](repeating: 7, count: 100)))
 }
 
 /// What one task did to the keys of its shard: every key it stored, most recently used first.
@@ -109,7 +109,7 @@ struct ShardedMemoryStorageTests {
         let small = entry("/small")
         let storage = MemoryStorage(capacity: small.cost * 10, shards: 8)
         for index in 0..<9 { await storage.store(entry("/\(index)")) }
-        let large = StorageConformanceSuite.makeEntry(path: "/large", body: HTTPBody([UInt8](repeating: 1, count: small.cost * 9)))
+        let large = StorageConformanceSuite.makeEntry(path: "/large", body: PipelineBody([UInt8](repeating: 1, count: small.cost * 9)))
         await storage.store(large)
         #expect(await storage.entries(for: large.key).count == 1, "other shards made room")
         let usage = await storage.usage()

@@ -57,7 +57,7 @@ struct TieredStorageTests {
         let directory = TemporaryDirectory("tiered")
         let storage = try tiered(directory.path, memory: 1 << 20, maximumEntryCost: 64 << 10)
         let small = StorageConformanceSuite.makeEntry(path: "/small", body: "small")
-        let large = StorageConformanceSuite.makeEntry(path: "/large", body: HTTPBody([UInt8](repeating: 1, count: 200_000)))
+        let large = StorageConformanceSuite.makeEntry(path: "/large", body: PipelineBody([UInt8](repeating: 1, count: 200_000)))
         try await storage.store(small)
         try await storage.store(large)
         #expect(try await storage.memory.entries(for: large.key).isEmpty)

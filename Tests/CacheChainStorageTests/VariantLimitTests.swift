@@ -13,7 +13,7 @@ import Testing
 struct VariantLimitTests {
     static func variant(_ index: Int, bytes: Int = 10) -> CacheEntry {
         StorageConformanceSuite.makeEntry(
-            path: "/negotiated", body: HTTPBody([UInt8](repeating: 1, count: bytes)), language: "l\(index)"
+            path: "/negotiated", body: PipelineBody([UInt8](repeating: 1, count: bytes)), language: "l\(index)"
         )
     }
 

@@ -31,7 +31,7 @@ private final class GatedOrigin: HTTPTransport {
         }
         return PipelineResponse(
             head: HTTPResponse(status: .ok, headerFields: [.cacheControl: "max-age=60"]),
-            body: HTTPBody(string: request.head.path ?? "")
+            body: PipelineBody(string: request.head.path ?? "")
         )
     }
 }

@@ -20,7 +20,7 @@ struct DefaultChainDescriptionTests {
     }
 
     /// Words that end a written chain: its transport.
-    static let transports: Set<String> = ["transport", "libcurl", "CurlTransport", "AsyncHTTPClientTransport", "origin"]
+    static let transports: Set<String> = ["transport", "libcurl", "CurlTransport", "CacheChainAHCTransport", "origin"]
 
     /// Interceptors that were once positions of the default chain and are now steps of the cache policy's plan.
     static let formerPositions = ["RequestCoalescing", "RangeRequest", "PolicyOverride", "BodyKeyedCaching"]

@@ -20,7 +20,7 @@ struct ManagementOverTiersTests {
         var info = CacheUserInfo()
         info[UserKey.self] = user
         let date = Date(timeIntervalSince1970: 1_700_000_000 + seconds)
-        let response = CachedResponse(response: HTTPResponse(status: .ok), body: HTTPBody(string: url), userInfo: info, requestTime: date)
+        let response = CachedResponse(response: HTTPResponse(status: .ok), body: PipelineBody(string: url), userInfo: info, requestTime: date)
         try await client.storeCachedResponse(response, for: request)
         return request
     }

@@ -1,7 +1,7 @@
 import CacheChainCore
 
 /// The one place where the plugin reads or makes body bytes (envelopes, plaintext bodies): when
-/// ``HTTPBody`` gains representations, only this file changes.
+/// ``PipelineBody`` gains representations, only this file changes.
 enum BodyBytes {
     private struct Stop: Error {}
 
@@ -10,8 +10,8 @@ enum BodyBytes {
     /// (bounded memory).
     /// - Throws: ``CacheChainError`` when the body cannot be read, or what `consume` throws.
     static func forEachChunk(
-        of body: HTTPBody,
-        chunkSize: Int = HTTPBody.defaultChunkSize,
+        of body: PipelineBody,
+        chunkSize: Int = PipelineBody.defaultChunkSize,
         _ consume: (UnsafeRawBufferPointer) throws(CacheChainError) -> Bool
     ) throws(CacheChainError) {
         let size = body.inMemoryBytes == nil ? chunkSize : max(1, body.count)
@@ -29,8 +29,8 @@ enum BodyBytes {
     }
 
     /// The body's byte count.
-    static func count(of body: HTTPBody) -> Int { body.count }
+    static func count(of body: PipelineBody) -> Int { body.count }
 
     /// An in-memory body holding `bytes`.
-    static func body(_ bytes: [UInt8]) -> HTTPBody { HTTPBody(bytes) }
+    static func body(_ bytes: [UInt8]) -> PipelineBody { PipelineBody(bytes) }
 }

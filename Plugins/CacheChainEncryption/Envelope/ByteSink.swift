@@ -39,7 +39,7 @@ final class ByteSink {
 
     /// The output as a body: in memory, or file-backed (the file is deleted when the body is released).
     /// - Throws: ``CacheChainError`` when the spool file cannot be closed and reopened.
-    func finish() throws(CacheChainError) -> HTTPBody {
+    func finish() throws(CacheChainError) -> PipelineBody {
         if let file { return try file.finish() }
         return BodyBytes.body(bytes)
     }

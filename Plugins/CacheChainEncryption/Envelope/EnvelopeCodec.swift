@@ -18,7 +18,7 @@ enum EnvelopeCodec {
         names: EntryNames,
         segmentSize: Int = EnvelopeHeader.defaultSegmentSize,
         spool: SpoolPolicy
-    ) throws(CacheChainError) -> HTTPBody {
+    ) throws(CacheChainError) -> PipelineBody {
         let header = try EnvelopeHeader(keyID: key.id, segmentSize: segmentSize)
         var metadata = EntryCodec.encodeMetadata(entry)
         defer { wipe(&metadata) }
@@ -45,7 +45,7 @@ enum EnvelopeCodec {
 
     /// Reads the clear-text header of an envelope.
     /// - Throws: ``CacheChainError/Code/integrityCheckFailed`` when it is not a valid header.
-    static func header(of envelope: HTTPBody) throws(CacheChainError) -> EnvelopeHeader {
+    static func header(of envelope: PipelineBody) throws(CacheChainError) -> EnvelopeHeader {
         var prefix: [UInt8] = []
         var header: EnvelopeHeader?
         try BodyBytes.forEachChunk(of: envelope, chunkSize: EnvelopeHeader.maximumByteCount) { (chunk) throws(CacheChainError) in
@@ -94,7 +94,7 @@ enum EnvelopeCodec {
     /// - Throws: ``CacheChainError/Code/keyUnavailable`` when the header's key is not provided;
     ///   ``CacheChainError/Code/integrityCheckFailed`` when anything was altered, truncated or moved.
     static func open(
-        _ envelope: HTTPBody,
+        _ envelope: PipelineBody,
         names: EntryNames,
         keys: any KeyProvider,
         metadataOnly: Bool,

@@ -39,7 +39,7 @@ package struct EnvelopeFuzzer: Sendable {
     /// - Returns: The entry, or `nil` when the envelope is refused (a typed error).
     package func open(_ bytes: [UInt8]) -> CacheEntry? {
         var sealed = template
-        sealed.replaceBody(with: HTTPBody(bytes))
+        sealed.replaceBody(with: PipelineBody(bytes))
         return try? storage.open(sealed, likelyKey: key)
     }
 

@@ -9,25 +9,25 @@ import NIOCore
 import NIOHTTP1
 import Testing
 
-/// AsyncHTTPClientTransport's own rules: whose `HTTPClient` it shuts down, redirects left to the cache's
+/// CacheChainAHCTransport's own rules: whose `HTTPClient` it shuts down, redirects left to the cache's
 /// `RedirectInterceptor`, streamed request bodies, the body size limit. What every transport does is in
 /// `EndToEndCachingTests`, `TransportBehaviourTests` and `LargeBodyTests`.
-@Suite("AsyncHTTPClientTransport against a loopback origin", .tags(.integration))
-struct AsyncHTTPClientTransportTests {
+@Suite("CacheChainAHCTransport against a loopback origin", .tags(.integration))
+struct CacheChainAHCTransportTests {
     @Test("a client of your own that follows redirects is refused at construction, saying what to do")
     func redirectFollowingClientIsRefused() async throws {
         let origin = try await LoopbackOrigin.start()
         origin.route("/old", LoopbackRoute(status: 301, headers: [("Location", "/new")], body: "moved"))
         origin.route("/new", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "here"))
         let following = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .follow(max: 5, allowCycles: false)))
-        let error = #expect(throws: CacheChainError.self) { try AsyncHTTPClientTransport(client: following) }
+        let error = #expect(throws: CacheChainError.self) { try CacheChainAHCTransport(client: following) }
         #expect(error?.code == .invalidConfiguration)
         #expect(error?.message.contains("redirectConfiguration: .disallow") == true, "\(error?.message ?? "")")
-        #expect(AsyncHTTPClientTransport.followsRedirects(HTTPClient.shared) == true, "HTTPClient.shared follows, so it is refused too")
+        #expect(CacheChainAHCTransport.followsRedirects(HTTPClient.shared) == true, "HTTPClient.shared follows, so it is refused too")
 
         let disallowing = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
-        #expect(AsyncHTTPClientTransport.followsRedirects(disallowing) == false)
-        let redirecting = HTTPCacheClient(transport: try AsyncHTTPClientTransport(client: disallowing))
+        #expect(CacheChainAHCTransport.followsRedirects(disallowing) == false)
+        let redirecting = HTTPCacheClient(transport: try CacheChainAHCTransport(client: disallowing))
         let followed = try await redirecting.data(for: HTTPRequest(url: origin.url("/old")))
         #expect(followed.body.string == "here")
         #expect(followed.trace.first?.code == .redirected, "the cache follows the redirect itself")
@@ -43,7 +43,7 @@ struct AsyncHTTPClientTransportTests {
         origin.route("/a", LoopbackRoute(headers: [("Cache-Control", "no-store")], body: "a"))
         let request = try HTTPRequest(url: origin.url("/a"))
 
-        let owning = AsyncHTTPClientTransport()
+        let owning = CacheChainAHCTransport()
         let client = HTTPCacheClient(transport: owning)
         #expect(try await client.data(for: request).body.string == "a")
         try await client.shutdown()
@@ -53,7 +53,7 @@ struct AsyncHTTPClientTransportTests {
         await #expect(throws: HTTPClientError.alreadyShutdown) { try await owning.client.shutdown() }
 
         let shared = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: .init(redirectConfiguration: .disallow))
-        let borrowing = HTTPCacheClient(transport: try AsyncHTTPClientTransport(client: shared))
+        let borrowing = HTTPCacheClient(transport: try CacheChainAHCTransport(client: shared))
         #expect(try await borrowing.data(for: request).body.string == "a")
         try await borrowing.shutdown()
         let direct = try await shared.execute(HTTPClientRequest(url: origin.url("/a")), timeout: .seconds(10))
@@ -74,7 +74,7 @@ struct AsyncHTTPClientTransportTests {
         try writer.append(bytes)
         let body = try writer.finish()
         #expect(body.file != nil)
-        let client = HTTPCacheClient(transport: AsyncHTTPClientTransport())
+        let client = HTTPCacheClient(transport: CacheChainAHCTransport())
         let response = try await client.data(for: HTTPRequest(method: .post, url: origin.url("/upload")), body: body)
         #expect(response.head.status.code == 201)
         let received = try #require(origin.receivedRequests.last)
@@ -90,7 +90,7 @@ struct AsyncHTTPClientTransportTests {
         origin.route("/big", LoopbackRoute(body: .generated(count: 3 << 20)))
         let spool = NSTemporaryDirectory() + "cachechain-spool-test-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: spool) }
-        let transport = AsyncHTTPClientTransport(configuration: .init(maximumBodySize: 2 << 20, inMemoryBodyLimit: 1 << 20, spoolDirectory: spool))
+        let transport = CacheChainAHCTransport(configuration: .init(maximumBodySize: 2 << 20, inMemoryBodyLimit: 1 << 20, spoolDirectory: spool))
         let client = HTTPCacheClient(transport: transport)
         let error = await #expect(throws: CacheChainError.self) { try await client.data(for: HTTPRequest(url: origin.url("/big"))) }
         #expect(error?.code == .transportFailed)
@@ -106,7 +106,7 @@ struct AsyncHTTPClientTransportTests {
         // its own errors; seen as "I/O on closed channel" after an origin went down.
         let request = try HTTPRequest(url: "http://127.0.0.1:1/p")
         for channelError in [ChannelError.ioOnClosedChannel, .eof, .alreadyClosed] {
-            let error = AsyncHTTPClientTransport.wrap(
+            let error = CacheChainAHCTransport.wrap(
                 channelError, url: "http://127.0.0.1:1/p", timeout: .seconds(1), request: request, isShutDown: false
             )
             #expect(error.code == .transportFailed)

@@ -3,9 +3,8 @@ import CacheChainClient
 public import CacheChainCore
 public import OpenAPIRuntime
 
-// CacheChain's `HTTPBody` and OpenAPIRuntime's share a name. In a file that imports both modules, name each by
-// its module (`CacheChain.HTTPBody` — `CacheChainClient.HTTPBody` and `CacheChainCore.HTTPBody` name the same type —
-// and `OpenAPIRuntime.HTTPBody`); these conversions go between them.
+// CacheChain's `PipelineBody` and OpenAPIRuntime's `HTTPBody` (named by module here: CacheChainCore still has a
+// deprecated `HTTPBody` alias); these conversions go between them.
 
 extension OpenAPIRuntime.HTTPBody {
     /// A body that streams a CacheChain body: an in-memory body without a copy, a file-backed one in chunks of
@@ -13,7 +12,7 @@ extension OpenAPIRuntime.HTTPBody {
     ///
     /// The length is known, and the body can be iterated more than once.
     /// - Parameter body: The CacheChain body (a response from the cache, say).
-    public convenience init(_ body: CacheChainCore.HTTPBody) {
+    public convenience init(_ body: CacheChainCore.PipelineBody) {
         let length = OpenAPIRuntime.HTTPBody.Length.known(Int64(body.count))
         if let bytes = body.inMemoryBytes {
             self.init(bytes[...], length: length)
@@ -23,7 +22,7 @@ extension OpenAPIRuntime.HTTPBody {
     }
 }
 
-extension CacheChainCore.HTTPBody {
+extension CacheChainCore.PipelineBody {
     /// Collects an OpenAPIRuntime body: in memory up to `limits.inMemoryBodyLimit`, then in a temporary file
     /// written off the cooperative pool (deleted when the body is released).
     /// - Parameters:

@@ -1,11 +1,11 @@
-extension HTTPBody: Hashable {
+extension PipelineBody: Hashable {
     /// Two bodies are equal when they hold the same bytes; a file-backed body that cannot be read equals
     /// nothing but itself.
     /// - Parameters:
     ///   - lhs: A body.
     ///   - rhs: Another body.
     /// - Returns: Whether the bytes are the same.
-    public static func == (lhs: HTTPBody, rhs: HTTPBody) -> Bool {
+    public static func == (lhs: PipelineBody, rhs: PipelineBody) -> Bool {
         guard lhs.count == rhs.count else { return false }
         switch (lhs.representation, rhs.representation) {
         case (.bytes(let left), .bytes(let right)):
@@ -25,7 +25,7 @@ extension HTTPBody: Hashable {
     }
 }
 
-extension HTTPBody: Codable {
+extension PipelineBody: Codable {
     /// Decodes an in-memory body from an array of bytes.
     /// - Parameter decoder: The decoder.
     /// - Throws: A decoding error.

@@ -1,6 +1,6 @@
 /// The bytes of a request or response body: in memory, or in a file region for large bodies.
 ///
-/// `HTTPBody` is a value. An in-memory body shares its storage between copies until one is mutated; a
+/// `PipelineBody` is a value. An in-memory body shares its storage between copies until one is mutated; a
 /// file-backed body (``init(file:)``) shares one open ``BodyFile``, so handing a 1 GiB response to the
 /// cache and to the caller at the same time costs no copy and no memory. Transports spool bodies above a
 /// size limit to a file, and disk backends serve file-backed bodies straight from their entry files.
@@ -15,7 +15,7 @@
 /// ```
 ///
 /// Two bodies are equal when they hold the same bytes, whatever their representation.
-public struct HTTPBody: Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct PipelineBody: Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     enum Representation: Sendable {
         case bytes([UInt8])
         case file(BodyFile)
@@ -48,7 +48,7 @@ public struct HTTPBody: Sendable, ExpressibleByStringLiteral, CustomStringConver
     }
 
     /// An empty body.
-    public static var empty: HTTPBody { HTTPBody([]) }
+    public static var empty: PipelineBody { PipelineBody([]) }
 
     /// The number of bytes in the body.
     public var count: Int {
@@ -95,9 +95,9 @@ public struct HTTPBody: Sendable, ExpressibleByStringLiteral, CustomStringConver
     /// Returns a copy held in memory (the same body when it already is).
     /// - Returns: An in-memory body with the same bytes.
     /// - Throws: ``CacheChainError`` when a file-backed body cannot be read.
-    public func loadedIntoMemory() throws(CacheChainError) -> HTTPBody {
+    public func loadedIntoMemory() throws(CacheChainError) -> PipelineBody {
         if case .bytes = representation { return self }
-        return HTTPBody(try collect())
+        return PipelineBody(try collect())
     }
 
     /// The body decoded as UTF-8, or `nil` when the bytes are not valid UTF-8 or cannot be read.
@@ -110,8 +110,8 @@ public struct HTTPBody: Sendable, ExpressibleByStringLiteral, CustomStringConver
     /// private data.
     public var description: String {
         switch representation {
-        case .bytes(let bytes): "HTTPBody(\(bytes.count) bytes)"
-        case .file(let file): "HTTPBody(\(file.length) bytes in a file)"
+        case .bytes(let bytes): "PipelineBody(\(bytes.count) bytes)"
+        case .file(let file): "PipelineBody(\(file.length) bytes in a file)"
         }
     }
 }

@@ -6,9 +6,9 @@ import HTTPTypes
 import NIOCore
 import NIOHTTP1
 
-/// Conversion between CacheChain's currency types (swift-http-types, ``HTTPBody``) and AsyncHTTPClient's, at the
+/// Conversion between CacheChain's currency types (swift-http-types, ``PipelineBody``) and AsyncHTTPClient's, at the
 /// boundary and nowhere else.
-extension AsyncHTTPClientTransport {
+extension CacheChainAHCTransport {
     /// The AsyncHTTPClient request for a pipeline request: absolute URL, method, fields in order, body streamed.
     /// - Throws: ``CacheChainError`` `invalid-request` when the request is not absolute `http`/`https`.
     static func clientRequest(for request: PipelineRequest) throws(CacheChainError) -> HTTPClientRequest {
@@ -16,7 +16,7 @@ extension AsyncHTTPClientTransport {
         guard let scheme = head.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let authority = head.authority, !authority.isEmpty
         else {
-            throw CacheChainError(.invalidRequest, "AsyncHTTPClientTransport needs an absolute http or https request", request: head)
+            throw CacheChainError(.invalidRequest, "CacheChainAHCTransport needs an absolute http or https request", request: head)
         }
         var outgoing = HTTPClientRequest(url: "\(scheme)://\(authority)\(head.path ?? "/")")
         outgoing.method = HTTPMethod(rawValue: head.method.rawValue)

@@ -1,7 +1,7 @@
 #if AsyncHTTPClient
 public import Foundation
 
-extension AsyncHTTPClientTransport {
+extension CacheChainAHCTransport {
     /// The transport's own settings; the connection settings (TLS, HTTP version, pool, proxy, decompression)
     /// are AsyncHTTPClient's, in the `HTTPClient.Configuration` the transport is created with.
     public struct Configuration: Sendable {

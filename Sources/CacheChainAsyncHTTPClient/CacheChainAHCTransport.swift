@@ -11,7 +11,7 @@ public import NIOCore
 /// import CacheChain
 /// import CacheChainAsyncHTTPClient
 ///
-/// let transport = AsyncHTTPClientTransport()
+/// let transport = CacheChainAHCTransport()
 /// let client = HTTPCacheClient(transport: transport)
 /// let response = try await client.data(for: HTTPRequest(url: "https://example.com/"))
 /// print(response.cacheStatus)
@@ -35,7 +35,7 @@ public import NIOCore
 /// - Cancelling the calling task cancels the request; errors are `CacheChainError` values (`timed-out`,
 ///   `cancelled`, `transport-failed`) naming the URL, with AsyncHTTPClient's error as
 ///   `CacheChainError.underlying`.
-public final class AsyncHTTPClientTransport: HTTPTransport {
+public final class CacheChainAHCTransport: HTTPTransport {
     /// The transport's settings.
     public let configuration: Configuration
     /// The AsyncHTTPClient client every request goes through.
@@ -81,10 +81,10 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         if Self.followsRedirects(client) == true {
             throw CacheChainError(
                 .invalidConfiguration,
-                "AsyncHTTPClientTransport(client:) was given an HTTPClient that follows redirects itself (HTTPClient.shared and "
+                "CacheChainAHCTransport(client:) was given an HTTPClient that follows redirects itself (HTTPClient.shared and "
                     + "HTTPClient.Configuration() do), so the cache would store each final response under the first URL; pass one "
                     + "created with redirectConfiguration: .disallow, e.g. HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, "
-                    + "configuration: .init(redirectConfiguration: .disallow)), or use AsyncHTTPClientTransport(clientConfiguration:): "
+                    + "configuration: .init(redirectConfiguration: .disallow)), or use CacheChainAHCTransport(clientConfiguration:): "
                     + "HTTPCacheClient follows redirects itself, through the cache"
             )
         }
@@ -173,7 +173,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// Reads a response body into memory, or past ``Configuration/inMemoryBodyLimit`` into a spool file.
-    private func collectBody(of response: HTTPClientResponse, url: String) async throws -> HTTPBody {
+    private func collectBody(of response: HTTPClientResponse, url: String) async throws -> PipelineBody {
         let spool = BodySpool(limits: .init(
             inMemoryBodyLimit: configuration.inMemoryBodyLimit,
             maximumBodySize: configuration.maximumBodySize,
@@ -188,13 +188,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         } catch let error as CacheChainError where error.code == .storageFailed {
             throw CacheChainError(
                 .transportFailed,
-                "the response from \(url) could not be spooled to \(configuration.spoolDirectory): \(error.message); free disk space or set AsyncHTTPClientTransport.Configuration.spoolDirectory",
+                "the response from \(url) could not be spooled to \(configuration.spoolDirectory): \(error.message); free disk space or set CacheChainAHCTransport.Configuration.spoolDirectory",
                 underlying: error
             )
         } catch let error as CacheChainError where error.code == .transportFailed {
             throw CacheChainError(
                 .transportFailed,
-                "the response from \(url) is larger than maximumBodySize (\(configuration.maximumBodySize) bytes); raise it in AsyncHTTPClientTransport.Configuration",
+                "the response from \(url) is larger than maximumBodySize (\(configuration.maximumBodySize) bytes); raise it in CacheChainAHCTransport.Configuration",
                 underlying: error
             )
         }

@@ -4,7 +4,7 @@ import CacheChainCore
 import HTTPTypes
 import NIOCore
 
-extension AsyncHTTPClientTransport {
+extension CacheChainAHCTransport {
     /// Wraps an error once, at the module boundary: AsyncHTTPClient's timeouts become `timed-out`, cancellation
     /// `cancelled`, everything else `transport-failed`; the original error stays as ``CacheChainError/underlying``.
     /// A ``CacheChainError`` (a spool failure, a refused redirect) passes through with the request attached.

@@ -1,4 +1,4 @@
-extension HTTPBody {
+extension PipelineBody {
     /// The default chunk size for reading file-backed bodies: 256 KiB.
     public static let defaultChunkSize = 256 * 1024
 
@@ -11,7 +11,7 @@ extension HTTPBody {
     ///   - consume: Receives each chunk; the buffer is only valid during the call.
     /// - Throws: ``CacheChainError`` when the file cannot be read, or what `consume` throws.
     public func forEachChunk(
-        maximumSize: Int = HTTPBody.defaultChunkSize,
+        maximumSize: Int = PipelineBody.defaultChunkSize,
         _ consume: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         precondition(maximumSize > 0, "chunk size must be positive")
@@ -42,7 +42,7 @@ extension HTTPBody {
     /// cooperative pool, so memory stays bounded by one chunk whatever the body's size.
     /// - Parameter maximumSize: The largest chunk; 256 KiB by default.
     /// - Returns: The sequence; it can be iterated more than once.
-    public func chunks(maximumSize: Int = HTTPBody.defaultChunkSize) -> Chunks {
+    public func chunks(maximumSize: Int = PipelineBody.defaultChunkSize) -> Chunks {
         precondition(maximumSize > 0, "chunk size must be positive")
         return Chunks(body: self, maximumSize: maximumSize)
     }
@@ -55,7 +55,7 @@ extension HTTPBody {
         /// Reading a file-backed body can fail.
         public typealias Failure = CacheChainError
 
-        let body: HTTPBody
+        let body: PipelineBody
         let maximumSize: Int
 
         /// Starts reading from the first byte.
@@ -66,7 +66,7 @@ extension HTTPBody {
 
         /// Reads the next chunk on each call.
         public struct Iterator: AsyncIteratorProtocol {
-            let body: HTTPBody
+            let body: PipelineBody
             let maximumSize: Int
             var position = 0
             var finished = false
