@@ -62,6 +62,10 @@ extension CurlTransfer {
 
     func appendHeaderLine(_ pointer: UnsafeRawBufferPointer) {
         head.consume(line: pointer)
+        if let interimHandler, head.interimResponses.count > reportedInterimCount {
+            reportedInterimCount = head.interimResponses.count
+            head.interimResponses.last.map(interimHandler)  // as it arrives, before the final response
+        }
         // A coding libcurl cannot decode would fail the transfer when the body arrives: take the body as it
         // is instead (libcurl reads this option per body chunk, so setting it before the body takes effect).
         if decodesContent, let coding = head.lastField(named: "content-encoding"), !CurlContentCodings.canDecode(coding) {

@@ -141,4 +141,23 @@ struct BatchLastRFCGapsTests: BatchSubprocessSuite {
             #expect(try await twice(batch, origin, "/p", overNoStore) == [.string("miss"), .string("miss")])
         }
     }
+
+    @Test("a 103 Early Hints before the response is the reply's interim member; a hit has none")
+    func interimResponses() async throws {
+        try await withBatch { batch, origin, _ async throws in
+            var route = LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: "page")
+            route.interimResponses = [(103, [("Link", "</style.css>; rel=preload")])]
+            origin.route("/hints", route)
+            let first = try await roundTrip(batch, 1, origin.url("/hints"))
+            let hint = JSONValue.object([
+                .init("status", .integer(103)), .init("status_text", .string("Early Hints")),
+                .init("headers", .array([.array([.string("Link"), .string("</style.css>; rel=preload")])])),
+            ])
+            #expect(first["interim"] == .array([hint]), "\(first)")
+            #expect(first["status"] == .integer(200))
+            let second = try await roundTrip(batch, 2, origin.url("/hints"))
+            #expect(second["cache_status"] == .string("hit"))
+            #expect(second["interim"] == nil, "never stored: \(second)")
+        }
+    }
 }
