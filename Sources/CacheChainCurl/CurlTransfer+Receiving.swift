@@ -72,6 +72,15 @@ extension CurlTransfer {
             decodesContent = false
             _ = cachechain_easy_setopt_long(easy, CURLOPT_HTTP_CONTENT_DECODING, 0)
         }
+        // A transfer coding libcurl does not know (`Transfer-Encoding: foo`, `gzip, foo`, `foo, chunked`) would
+        // fail the transfer too (error 61): libcurl keeps transfer codings other than `chunked` on the same
+        // decoding stack as content codings, which this option bypasses. libcurl still undoes a final `chunked`;
+        // without one it reads the body until the connection closes (RFC 9112 §6.3). The body is passed on as
+        // received, content codings included, its head describing it (no Transfer-Encoding, see `complete`).
+        if let codings = head.lastField(named: "transfer-encoding"), !CurlContentCodings.canDecode(transferCodings: codings) {
+            decodesContent = false
+            _ = cachechain_easy_setopt_long(easy, CURLOPT_HTTP_CONTENT_DECODING, 0)
+        }
     }
 }
 
