@@ -26,7 +26,7 @@ public struct PipelineResponse: Sendable, Hashable {
     /// `Link` fields), `100 Continue`, `102 Processing` and others, as the transport received them (status and
     /// fields, no body). They are never stored: a response served from the cache has none, and a revalidated
     /// one carries those of the `304` exchange. Empty (the default) when there were none or the transport does
-    /// not report them (``CurlTransport`` does).
+    /// not report them (`CurlTransport` does).
     public var interimResponses: [HTTPResponse] = []
 
     /// Creates a response.
