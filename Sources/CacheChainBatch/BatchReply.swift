@@ -48,10 +48,30 @@ public struct BatchReply: Sendable, Hashable {
         }
     }
 
+    /// An interim (1xx) response that came before the final one: the reply's `interim` member.
+    public struct Interim: Sendable, Hashable {
+        /// The status code (e.g. 103).
+        public var status: Int
+        /// Its fields, as ``Header``s.
+        public var headers: [Header]
+
+        /// Creates an interim response.
+        /// - Parameters:
+        ///   - status: The status code.
+        ///   - headers: The fields.
+        public init(status: Int, headers: [Header]) {
+            self.status = status
+            self.headers = headers
+        }
+    }
+
     /// The request's id.
     public var id: Int64
     /// What happened.
     public var outcome: Outcome
+    /// The interim responses before the final one (`PipelineResponse.interimResponses`), written as the
+    /// `interim` member when there are any: `[{"status":103,"status_text":"Early Hints","headers":[…]}]`.
+    public var interim: [Interim] = []
 
     /// Creates a reply.
     /// - Parameters:
@@ -86,9 +106,7 @@ public struct BatchReply: Sendable, Hashable {
 
     private init(id: Int64, response: PipelineResponse, body: Body) {
         let status = response.head.status
-        let headers = response.head.headerFields.map { field in
-            Header(field.name.rawName, field.withUnsafeBytesOfValue { Self.latin1(Array($0)) })
-        }
+        let headers = Self.headers(response.head.headerFields)
         self.init(
             id: id,
             outcome: .response(
@@ -100,6 +118,12 @@ public struct BatchReply: Sendable, Hashable {
                 trace: response.trace.map(\.description)
             )
         )
+        interim = response.interimResponses.map { Interim(status: $0.status.code, headers: Self.headers($0.headerFields)) }
+    }
+
+    /// Fields as reply headers: names as received, values one code point per byte.
+    private static func headers(_ fields: HTTPFields) -> [Header] {
+        fields.map { field in Header(field.name.rawName, field.withUnsafeBytesOfValue { latin1(Array($0)) }) }
     }
 
     /// Whether a reply carries the response's body: not for `HEAD`, 204 and 304.
@@ -126,6 +150,15 @@ public struct BatchReply: Sendable, Hashable {
             members.append(.init("status", .integer(Int64(status))))
             members.append(.init("status_text", .string(statusText)))
             members.append(.init("headers", .array(headers.map { .array([.string($0.name), .string($0.value)]) })))
+            if !interim.isEmpty {
+                members.append(.init("interim", .array(interim.map { response in
+                    .object([
+                        .init("status", .integer(Int64(response.status))),
+                        .init("status_text", .string(HTTPStatusText.phrase(for: response.status))),
+                        .init("headers", .array(response.headers.map { .array([.string($0.name), .string($0.value)]) })),
+                    ])
+                })))
+            }
             switch body {
             case .text(let text): members.append(.init("body", .string(text)))
             case .base64(let encoded): members.append(.init("body_base64", .string(encoded)))

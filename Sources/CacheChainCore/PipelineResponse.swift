@@ -22,6 +22,12 @@ public struct PipelineResponse: Sendable, Hashable {
     /// message framing conflicted and the transport repaired the head. `StorageDecisionInterceptor` then
     /// stores nothing and adds the reason to the ``trace``; `nil` (the default) leaves the decision to it.
     public var storageVeto: CacheReason?
+    /// The interim (1xx) responses the origin sent before this one, in order: `103 Early Hints` (with its
+    /// `Link` fields), `100 Continue`, `102 Processing` and others, as the transport received them (status and
+    /// fields, no body). They are never stored: a response served from the cache has none, and a revalidated
+    /// one carries those of the `304` exchange. Empty (the default) when there were none or the transport does
+    /// not report them (`CurlTransport` does).
+    public var interimResponses: [HTTPResponse] = []
 
     /// Creates a response.
     /// - Parameters:

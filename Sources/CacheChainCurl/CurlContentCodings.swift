@@ -19,6 +19,17 @@ enum CurlContentCodings {
         return codings
     }()
 
+    /// Whether libcurl can undo every coding a `Transfer-Encoding` field value lists: `chunked` and the
+    /// decodable content codings (libcurl decodes `gzip`, `deflate`, `br` and `zstd` transfer codings too).
+    /// - Parameter value: The field value, e.g. `chunked` or `gzip, x-foo`.
+    /// - Returns: `false` when one of its codings is unknown here.
+    static func canDecode(transferCodings value: [UInt8]) -> Bool {
+        String(decoding: value, as: UTF8.self).split(separator: ",").allSatisfy { coding in
+            let name = coding.trimmingOWS().lowercased()
+            return name.isEmpty || name == "chunked" || decodable.contains(name)
+        }
+    }
+
     /// Whether libcurl can decode every coding a `Content-Encoding` field value lists.
     /// - Parameter value: The field value, e.g. `gzip` or `gzip, x-foo`.
     /// - Returns: `false` when one of its codings is not decodable here.

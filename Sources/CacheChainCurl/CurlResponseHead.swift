@@ -1,7 +1,8 @@
 import CacheChainPolicy
 import HTTPTypes
 
-/// Collects the header lines libcurl reports and turns the last block into an `HTTPResponse`.
+/// Collects the header lines libcurl reports and turns the last block into an `HTTPResponse`, and the interim
+/// (1xx) blocks before it into ``interimResponses``.
 ///
 /// libcurl reports every header block it reads (interim `100 Continue`, then the final response); a
 /// status line starts a new block. The empty line after a block ends it: lines after it that are not a
@@ -17,6 +18,8 @@ struct CurlResponseHead {
     private(set) var fields: [(name: String, value: [UInt8])] = []
     /// Trailer field lines seen (and dropped) after the final header section.
     private(set) var trailerLines = 0
+    /// The interim (1xx) header blocks read before the final one, complete, in order.
+    private(set) var interimResponses: [HTTPResponse] = []
     private var isSectionComplete = false
 
     private static let space = UInt8(ascii: " ")
@@ -34,6 +37,9 @@ struct CurlResponseHead {
             return
         }
         guard let first = line.first else {
+            if !isSectionComplete, (100..<200).contains(status) {
+                interimResponses.append(response(status: status))  // a 1xx block ends: a final response follows
+            }
             isSectionComplete = true  // the empty line that ends a header section (or the trailer section)
             return
         }

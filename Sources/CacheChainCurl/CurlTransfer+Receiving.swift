@@ -62,9 +62,22 @@ extension CurlTransfer {
 
     func appendHeaderLine(_ pointer: UnsafeRawBufferPointer) {
         head.consume(line: pointer)
+        if let interimHandler, head.interimResponses.count > reportedInterimCount {
+            reportedInterimCount = head.interimResponses.count
+            head.interimResponses.last.map(interimHandler)  // as it arrives, before the final response
+        }
         // A coding libcurl cannot decode would fail the transfer when the body arrives: take the body as it
         // is instead (libcurl reads this option per body chunk, so setting it before the body takes effect).
         if decodesContent, let coding = head.lastField(named: "content-encoding"), !CurlContentCodings.canDecode(coding) {
+            decodesContent = false
+            _ = cachechain_easy_setopt_long(easy, CURLOPT_HTTP_CONTENT_DECODING, 0)
+        }
+        // A transfer coding libcurl does not know (`Transfer-Encoding: foo`, `gzip, foo`, `foo, chunked`) would
+        // fail the transfer too (error 61): libcurl keeps transfer codings other than `chunked` on the same
+        // decoding stack as content codings, which this option bypasses. libcurl still undoes a final `chunked`;
+        // without one it reads the body until the connection closes (RFC 9112 §6.3). The body is passed on as
+        // received, content codings included, its head describing it (no Transfer-Encoding, see `complete`).
+        if let codings = head.lastField(named: "transfer-encoding"), !CurlContentCodings.canDecode(transferCodings: codings) {
             decodesContent = false
             _ = cachechain_easy_setopt_long(easy, CURLOPT_HTTP_CONTENT_DECODING, 0)
         }

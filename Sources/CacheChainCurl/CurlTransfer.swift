@@ -15,9 +15,11 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
     // the loop thread; before it, only the creating task touches it. `isCancelled` is an Atomic.
 
     /// What a finished transfer hands back: the head (its framing fields describing the body), the body, the
-    /// HTTP version it arrived over, and what was wrong with the framing as received, if anything.
+    /// HTTP version it arrived over, what was wrong with the framing as received, if anything, and the interim
+    /// (1xx) responses that came before the head.
     typealias Received = (
-        head: HTTPResponse, body: PipelineBody, version: CurlTransport.NegotiatedHTTPVersion?, framingDefect: MessageFraming.Defect?
+        head: HTTPResponse, body: PipelineBody, version: CurlTransport.NegotiatedHTTPVersion?, framingDefect: MessageFraming.Defect?,
+        interim: [HTTPResponse]
     )
     typealias Outcome = Result<Received, CacheChainError>
 
@@ -38,6 +40,9 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
     let inMemoryBodyLimit: Int
     let spoolDirectory: String
     let progress: TransferProgressKey.Value?
+    /// The caller's handler of interim responses (``InterimResponseKey``), and how many it has been given.
+    var interimHandler: InterimResponseKey.Value?
+    var reportedInterimCount = 0
     var nextProgressReport = TransferProgressKey.reportingInterval
     var exceededMaximum = false
     /// The caller's stream, for `send(_:context:streamingTo:)`; whether this response claimed it (decided at the
@@ -127,7 +132,8 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
         }
         // Framing fields describe the body received: no Transfer-Encoding, its real Content-Length.
         response = MessageFraming.headDescribing(response, bodyLength: body.count, requestMethod: request.method)
-        finish(.success((response, body, CurlTransport.NegotiatedHTTPVersion(curlValue: version), framingDefect)))
+        let negotiated = CurlTransport.NegotiatedHTTPVersion(curlValue: version)
+        finish(.success((response, body, negotiated, framingDefect, head.interimResponses)))
     }
 
     /// Resumes the caller exactly once and releases every C resource.

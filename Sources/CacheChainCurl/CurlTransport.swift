@@ -209,6 +209,7 @@ public final class CurlTransport: HTTPTransport {
             timeout: request.timeout ?? configuration.requestTimeout,
             progress: context.values[TransferProgressKey.self]
         )
+        transfer.interimHandler = context.values[InterimResponseKey.self]
         if let stream {
             transfer.bodyStream = stream
             transfer.resumeStreaming = { [id = transfer.id] in loop.resume(id) }
@@ -225,6 +226,7 @@ public final class CurlTransport: HTTPTransport {
         }
         if let affinityOrigin { affinity.record(received.version, for: affinityOrigin) }
         var response = PipelineResponse(head: received.head, body: received.body)
+        response.interimResponses = received.interim
         if let defect = received.framingDefect {
             response.storageVeto = CacheReason(.framing, "\(defect); its head was rewritten from the body received")
         }

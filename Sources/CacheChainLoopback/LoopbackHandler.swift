@@ -137,6 +137,7 @@ final class LoopbackHandler: ChannelInboundHandler {
         if mayHaveLength { headers.add(name: "Content-Length", value: String(body.count)) }
         if !keepAlive { headers.replaceOrAdd(name: "Connection", value: "close") }
         let responseHead = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: status), headers: headers)
+        writeInterim(route.interimResponses, version: version, context: context)
         context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
         let sendsBody = request.method != "HEAD" && mayHaveLength
         switch body {
@@ -153,6 +154,20 @@ final class LoopbackHandler: ChannelInboundHandler {
         default:
             finish(keepAlive: keepAlive, context: context)
         }
+    }
+
+    /// Writes a route's interim (1xx) responses below the HTTP/1.1 encoder, ahead of the answer's head (the
+    /// encoder then writes the head after them, in order); nothing over HTTP/2.
+    private func writeInterim(_ interim: [(status: Int, headers: [(String, String)])], version: HTTPVersion, context: ChannelHandlerContext) {
+        guard !interim.isEmpty, version.major == 1,
+            let encoder = try? context.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+        else { return }
+        var text = ""
+        for (status, headers) in interim {
+            let phrase = HTTPResponseStatus(statusCode: status).reasonPhrase
+            text += "HTTP/1.1 \(status) \(phrase)\r\n" + headers.map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n"
+        }
+        encoder.write(NIOAny(context.channel.allocator.buffer(string: text)), promise: nil)
     }
 
     /// Writes a route's raw answer below the HTTP/1.1 encoder (so it reaches the socket, or TLS, exactly as

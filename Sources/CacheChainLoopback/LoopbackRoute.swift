@@ -94,6 +94,10 @@ public struct LoopbackRoute: Sendable {
     /// (plain or over TLS); an HTTP/2 request for such a route is answered `500`. The other properties but
     /// ``gate`` and ``delay`` are ignored.
     public var rawResponse: [UInt8]?
+    /// Interim (1xx) responses sent before the answer, in order, each a status code and its header lines: e.g.
+    /// `[(103, [("Link", "</style.css>; rel=preload")])]` for `103 Early Hints` (RFC 8297). Written as bytes
+    /// below the HTTP/1.1 encoder, before the answer's head; ignored over HTTP/2 and by a ``rawResponse`` route.
+    public var interimResponses: [(status: Int, headers: [(String, String)])] = []
     /// Stops a ``Body/generated(count:)`` body once at least this many bytes went out, until
     /// ``bodyPauseGate`` opens: a download that is reliably under way, for as long as a test needs.
     public var bodyPauseOffset: Int = 0

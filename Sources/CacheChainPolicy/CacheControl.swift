@@ -45,6 +45,12 @@ public struct CacheControl: Sendable, Hashable {
         known = Self.known(in: directives)
     }
 
+    /// Directives read elsewhere (a targeted field's Structured Field Dictionary, RFC 9213).
+    init(directives: [Directive]) {
+        self.directives = directives
+        known = Self.known(in: directives)
+    }
+
     /// Whether the directive is present (with or without a value).
     /// - Parameter name: A directive name, any case.
     /// - Returns: `true` if present.

@@ -1,4 +1,5 @@
 public import FoundationEssentials
+public import HTTPTypes
 
 /// The tunable parts of the RFC 9111 rules.
 public struct CachePolicyConfiguration: Sendable, Hashable {
@@ -9,6 +10,17 @@ public struct CachePolicyConfiguration: Sendable, Hashable {
     public var heuristicFraction: Double
     /// The longest heuristic freshness lifetime, in seconds (one day by default).
     public var maximumHeuristicLifetime: TimeInterval
+    /// The targeted cache-control fields (RFC 9213) this cache obeys, in precedence order; read only in a shared
+    /// cache (``CacheMode/sharedCache``), never in a private one. `[.cdnCacheControl]` by default.
+    ///
+    /// In a shared cache, the first of these fields a response carries with a valid, non-empty value (a
+    /// Structured Field Dictionary, RFC 9213 §2.2) takes the place of its `Cache-Control` and `Expires` for
+    /// every decision: storing, freshness, validation, serving stale. A field that does not parse, or is
+    /// empty, is ignored as if absent. Add a field name of your own (e.g. `CacheChain-Cache-Control`) to
+    /// target this cache alone, before or after `CDN-Cache-Control`; an empty list turns targeting off.
+    /// The fields are stored and forwarded like any other end-to-end field. See
+    /// <doc:TargetedCacheControl>.
+    public var targetedCacheControlFields: [HTTPField.Name]
     /// The switch as set; `nil` follows ``mode``.
     private var staleWhenOriginUnreachable: Bool?
 
@@ -39,12 +51,16 @@ public struct CachePolicyConfiguration: Sendable, Hashable {
     ///   - servesStaleWhenOriginUnreachable: Whether stored responses are served stale when the origin cannot be
     ///     reached; `nil` (the default) means on in a private cache and off in a shared one
     ///     (see ``servesStaleWhenOriginUnreachable``).
+    ///   - targetedCacheControlFields: The targeted cache-control fields a shared cache obeys, first in
+    ///     precedence first (see ``targetedCacheControlFields``); `CDN-Cache-Control` by default.
     public init(
         mode: CacheMode = .privateCache,
         heuristicFraction: Double = 0.1,
         maximumHeuristicLifetime: TimeInterval = 86_400,
-        servesStaleWhenOriginUnreachable: Bool? = nil
+        servesStaleWhenOriginUnreachable: Bool? = nil,
+        targetedCacheControlFields: [HTTPField.Name] = [.cdnCacheControl]
     ) {
+        self.targetedCacheControlFields = targetedCacheControlFields
         self.mode = mode
         self.heuristicFraction = heuristicFraction
         self.maximumHeuristicLifetime = maximumHeuristicLifetime

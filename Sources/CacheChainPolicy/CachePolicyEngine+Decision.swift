@@ -68,7 +68,7 @@ extension CachePolicyEngine {
                 CacheReason(report.isFresh ? .fresh : .stale, describing: report),
             ])
         case .reloadRevalidatingCacheData:
-            let directives = stored[index].facts.directives
+            let directives = governingDirectives(of: stored[index]).directives
             if report.isFresh, directives.contains(.immutable), !directives.contains(.noCache),
                 !requestDirectives.contains(.noCache), !pragmaNoCache
             {
@@ -104,7 +104,7 @@ extension CachePolicyEngine {
         report: FreshnessReport,
         cannotLoad: Bool
     ) -> CacheDecision {
-        let responseDirectives = stored[index].facts.directives  // parsed when the exchange was made
+        let responseDirectives = governingDirectives(of: stored[index]).directives  // Cache-Control parsed when stored
         var reasons: [CacheReason] = []
         if report.lifetime.source == .invalid {
             reasons.append(CacheReason(.invalidDirective, "invalid max-age, s-maxage or Expires: treated as stale"))

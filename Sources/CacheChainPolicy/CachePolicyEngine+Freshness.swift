@@ -12,7 +12,7 @@ extension CachePolicyEngine {
     /// - Parameter stored: The stored exchange.
     /// - Returns: The lifetime and its source.
     public func freshnessLifetime(of stored: StoredExchange) -> FreshnessLifetime {
-        let directives = stored.facts.directives
+        let (directives, targeted) = governingDirectives(of: stored)
         let fields = stored.response.headerFields
         if isShared, let shared = directives.seconds(.sMaxAge) {
             return lifetime(from: shared, source: .sharedMaxAge)
@@ -20,7 +20,7 @@ extension CachePolicyEngine {
         if let maxAge = directives.seconds(.maxAge) {
             return lifetime(from: maxAge, source: .maxAge)
         }
-        let expiresValues = fields[values: .expires]
+        let expiresValues = targeted == nil ? fields[values: .expires] : []  // RFC 9213 §2.1: ignored then
         if let first = expiresValues.first {
             guard expiresValues.allSatisfy({ $0 == first }), let expires = HTTPDate.parse(first) else {
                 return FreshnessLifetime(seconds: 0, source: .invalid)

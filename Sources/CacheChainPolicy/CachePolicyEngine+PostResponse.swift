@@ -21,8 +21,8 @@ extension CachePolicyEngine {
             let own = InvalidationTarget(resolving: request.path ?? "/", against: request),
             target.hasSameOrigin(as: own), target.path == own.path
         else { return nil }
-        let directives = CacheControl(response.headerFields)
-        let isExplicitlyFresh = directives.contains(.maxAge) || response.headerFields[.expires] != nil
+        let (directives, targeted) = governingDirectives(of: response)
+        let isExplicitlyFresh = directives.contains(.maxAge) || (targeted == nil && response.headerFields[.expires] != nil)
             || (isShared && directives.contains(.sMaxAge))
         guard isExplicitlyFresh else { return nil }
         var get = request

@@ -43,7 +43,7 @@ extension CachePolicyEngine {
     ///   - now: The current time.
     /// - Returns: `true` if the stored response may stand in for the failed fetch.
     public func canServeStaleOnError(_ stored: StoredExchange, request: HTTPRequest, now: Date) -> Bool {
-        let directives = stored.facts.directives
+        let directives = governingDirectives(of: stored).directives
         guard !forbidsStaleUse(directives), !directives.contains(.noCache) else { return false }
         let requestDirectives = CacheControl(request.headerFields)
         let allowances = [directives.seconds(.staleIfError)?.value, requestDirectives.seconds(.staleIfError)?.value]
@@ -64,7 +64,7 @@ extension CachePolicyEngine {
     /// - Returns: `true` if the stored response may stand in for the unreachable origin.
     public func canServeStaleWhenOriginUnreachable(_ stored: StoredExchange, request: HTTPRequest) -> Bool {
         guard configuration.servesStaleWhenOriginUnreachable else { return false }
-        let directives = stored.facts.directives
+        let directives = governingDirectives(of: stored).directives
         guard !forbidsStaleUse(directives), !directives.contains(.noCache) else { return false }
         let (requestDirectives, pragmaNoCache) = requestDirectives(request)
         return !requestDirectives.contains(.noCache) && !pragmaNoCache

@@ -33,7 +33,8 @@ extension CachePolicyEngine {
             return .notStorable([CacheReason(.status, "304 freshens a stored response; it is not stored itself")])
         }
         let requestDirectives = CacheControl(request.headerFields)
-        let directives = CacheControl(response.headerFields)
+        let (directives, targeted) = governingDirectives(of: response)
+        let source = targeted.map(\.rawName) ?? "Cache-Control"  // RFC 9213: a targeted field replaces it
         if requestDirectives.contains(.noStore) {
             return .notStorable([CacheReason(.noStore, "the request says Cache-Control: no-store")])
         }
@@ -47,7 +48,7 @@ extension CachePolicyEngine {
                 )])
             }
         } else if directives.contains(.noStore) {
-            return .notStorable([CacheReason(.noStore, "the response says Cache-Control: no-store")])
+            return .notStorable([CacheReason(.noStore, "the response says \(source): no-store")])
         }
         if isShared && directives.contains(.private) {
             return .notStorable([CacheReason(.privateResponse, "private responses are not stored by a shared cache")])
@@ -65,10 +66,13 @@ extension CachePolicyEngine {
         }
         let hasExplicitFreshness = directives.contains(.public)
             || (!isShared && directives.contains(.private))
-            || response.headerFields[.expires] != nil
+            || (targeted == nil && response.headerFields[.expires] != nil)
             || directives.contains(.maxAge)
             || (isShared && directives.contains(.sMaxAge))
         var reasons: [CacheReason] = []
+        if let targeted {
+            reasons.append(CacheReason(.targeted, "\(targeted.rawName) takes the place of Cache-Control and Expires (RFC 9213)"))
+        }
         if !hasExplicitFreshness {
             guard Self.heuristicallyCacheableStatuses.contains(status) else {
                 return .notStorable([CacheReason(

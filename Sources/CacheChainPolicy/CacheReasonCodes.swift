@@ -52,6 +52,10 @@ extension CacheReason.Code {
 
     /// The response was stored.
     public static let storable = Self(rawValue: "storable")
+    /// A targeted cache-control field (`CDN-Cache-Control` or another of
+    /// ``CachePolicyConfiguration/targetedCacheControlFields``) governs the response in this shared cache
+    /// instead of `Cache-Control` and `Expires` (RFC 9213).
+    public static let targeted = Self(rawValue: "targeted")
     /// `no-store` in the request or the response (§5.2.1.5, §5.2.2.5).
     public static let noStore = Self(rawValue: "no-store")
     /// The origin's message framing conflicted (`Transfer-Encoding` with `Content-Length`, RFC 9112 §6.3):

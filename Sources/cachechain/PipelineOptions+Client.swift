@@ -78,7 +78,8 @@ extension PipelineOptions {
             storage: storage,
             policy: CachePolicyConfiguration(
                 mode: shared ? .sharedCache : .privateCache,
-                servesStaleWhenOriginUnreachable: staleWhenUnreachable
+                servesStaleWhenOriginUnreachable: staleWhenUnreachable,
+                targetedCacheControlFields: targetedCacheControlFields
             ),
             logger: logger,
             outerInterceptors: [RedirectInterceptor()],
@@ -114,7 +115,9 @@ extension PipelineOptions {
     func pipelineDescription(of client: HTTPCacheClient, storageNote: String?) -> String {
         // RFC 9111 §4.2.4's switch, as the client's policy resolved it (on by default in a private cache only).
         let servesStale = staleWhenUnreachable ?? !shared
-        let mode = (shared ? "shared cache" : "private cache") + (servesStale ? ", stale when the origin is unreachable" : "")
+        var mode = (shared ? "shared cache" : "private cache") + (servesStale ? ", stale when the origin is unreachable" : "")
+        let targeted = targetedCacheControlFields.map(\.rawName)
+        if shared, !targeted.isEmpty { mode += ", obeying " + targeted.joined(separator: " then ") }
         let storage: String =
             switch backend {
             case .memory: "memory backend, capacity \(memoryCapacity) bytes"

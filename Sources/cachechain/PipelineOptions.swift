@@ -1,4 +1,5 @@
 import ArgumentParser
+import CacheChain
 import Foundation
 import Logging
 
@@ -34,6 +35,24 @@ struct PipelineOptions: ParsableArguments {
             """
     )
     var staleWhenUnreachable: Bool?
+
+    @Option(
+        name: .customLong("targeted-cache-control"),
+        help: ArgumentHelp(
+            """
+            With --shared: a targeted cache-control field (RFC 9213) that takes precedence over Cache-Control; \
+            repeat it for several, first in precedence first (default: CDN-Cache-Control; 'none' for none).
+            """,
+            valueName: "field"
+        )
+    )
+    var targetedCacheControl: [String] = []
+
+    /// The targeted fields `--targeted-cache-control` names (`CDN-Cache-Control` when not given, none for `none`).
+    var targetedCacheControlFields: [HTTPField.Name] {
+        guard !targetedCacheControl.isEmpty else { return [.cdnCacheControl] }
+        return targetedCacheControl.filter { $0 != "none" }.compactMap { HTTPField.Name($0) }
+    }
 
     @Flag(
         inversion: .prefixedNo,
@@ -91,6 +110,12 @@ struct PipelineOptions: ParsableArguments {
             } else {
                 try tier.refusePlaintextWrites(remedy: "--backend encrypted --key-file <file>")
             }
+        }
+        if let bad = targetedCacheControl.first(where: { $0 != "none" && HTTPField.Name($0) == nil }) {
+            throw ValidationError("--targeted-cache-control '\(bad)' is not a field name (a token such as CDN-Cache-Control)")
+        }
+        if !targetedCacheControl.isEmpty, !shared {
+            throw ValidationError("--targeted-cache-control is read only by a shared cache: add --shared")
         }
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
             throw ValidationError("--cacert \(caFile): no such readable file")

@@ -46,7 +46,7 @@ struct BatchLastRFCGapsTests: BatchSubprocessSuite {
 
     @Test("--shared answers it with the transport's error; --shared --stale-when-unreachable with the stale copy")
     func sharedIsOffUnlessAsked() async throws {
-        try await withBatch(["--shared"], checkHello: { hello in #expect(config(hello).hasPrefix("shared cache;"), "\(hello)") }) { batch, origin, _ in
+        try await withBatch(["--shared"], checkHello: { hello in #expect(config(hello).hasPrefix("shared cache, obeying CDN-Cache-Control;"), "\(hello)") }) { batch, origin, _ in
             let reply = try await staleThenDropped(batch, origin)
             guard case .string(let error)? = reply["error"] else {
                 Issue.record("expected an error reply: \(reply)")
@@ -54,7 +54,7 @@ struct BatchLastRFCGapsTests: BatchSubprocessSuite {
             }
             #expect(error.hasPrefix("transport-failed:"), "\(error)")
         }
-        let says = "shared cache, stale when the origin is unreachable;"
+        let says = "shared cache, stale when the origin is unreachable, obeying CDN-Cache-Control;"
         try await withBatch(["--shared", "--stale-when-unreachable"], checkHello: { hello in #expect(config(hello).hasPrefix(says), "\(hello)") }) { batch, origin, _ in
             let reply = try await staleThenDropped(batch, origin)
             #expect(reply["cache_status"] == .string("offline"), "\(reply)")
@@ -139,6 +139,67 @@ struct BatchLastRFCGapsTests: BatchSubprocessSuite {
             let get = try await roundTrip(batch, 4, url)
             #expect(get["cache_status"] == .string("miss"), "\(get)")
             #expect(origin.receivedRequests.map(\.method) == ["QUERY", "QUERY", "GET"])
+        }
+    }
+
+    @Test("--shared obeys CDN-Cache-Control over Cache-Control (and --targeted-cache-control a field of its own); a private cache does not")
+    func targetedCacheControl() async throws {
+        func twice(_ batch: BatchProcess, _ origin: LoopbackOrigin, _ path: String, _ fields: [(String, String)]) async throws -> [JSONValue?] {
+            origin.route(path, LoopbackRoute(headers: fields, body: "b"))
+            let first = try await roundTrip(batch, 1, origin.url(path))
+            let second = try await roundTrip(batch, 2, origin.url(path))
+            return [first["cache_status"], second["cache_status"]]
+        }
+        let overNoStore = [("Cache-Control", "no-store"), ("CDN-Cache-Control", "max-age=600")]
+        try await withBatch(["--shared"]) { batch, origin, _ async throws in
+            #expect(try await twice(batch, origin, "/t", overNoStore) == [.string("miss"), .string("hit")])
+            let reply = try await roundTrip(batch, 3, origin.url("/t"))
+            let forwarded = JSONValue.array([.string("CDN-Cache-Control"), .string("max-age=600")])
+            #expect(reply["headers"].map { if case .array(let headers) = $0 { headers.contains(forwarded) } else { false } } == true, "stored and forwarded: \(reply)")
+            let restrictive = [("Cache-Control", "max-age=600"), ("CDN-Cache-Control", "no-store")]
+            #expect(try await twice(batch, origin, "/n", restrictive) == [.string("miss"), .string("miss")])
+        }
+        try await withBatch(["--shared", "--targeted-cache-control", "CacheChain-Cache-Control"]) { batch, origin, _ async throws in
+            let own = [("Cache-Control", "no-store"), ("CDN-Cache-Control", "max-age=600"), ("CacheChain-Cache-Control", "no-store")]
+            #expect(try await twice(batch, origin, "/own", own) == [.string("miss"), .string("miss")], "only the named field is obeyed")
+        }
+        try await withBatch { batch, origin, _ async throws in
+            #expect(try await twice(batch, origin, "/p", overNoStore) == [.string("miss"), .string("miss")])
+        }
+    }
+
+    @Test("a 103 Early Hints before the response is the reply's interim member; a hit has none")
+    func interimResponses() async throws {
+        try await withBatch { batch, origin, _ async throws in
+            var route = LoopbackRoute(headers: [("Cache-Control", "max-age=600")], body: "page")
+            route.interimResponses = [(103, [("Link", "</style.css>; rel=preload")])]
+            origin.route("/hints", route)
+            let first = try await roundTrip(batch, 1, origin.url("/hints"))
+            guard case .array(let interim)? = first["interim"], let hint = interim.first, interim.count == 1 else {
+                Issue.record("expected one interim response: \(first)")
+                return
+            }
+            #expect(hint["status"] == .integer(103))
+            #expect(hint["status_text"] == .string("Early Hints"))
+            #expect(hint["headers"] == .array([.array([.string("Link"), .string("</style.css>; rel=preload")])]))
+            #expect(first["status"] == .integer(200))
+            let second = try await roundTrip(batch, 2, origin.url("/hints"))
+            #expect(second["cache_status"] == .string("hit"))
+            #expect(second["interim"] == nil, "never stored: \(second)")
+        }
+    }
+
+    @Test("an unknown transfer coding is read until the close, answered and stored without Transfer-Encoding")
+    func unknownTransferCoding() async throws {
+        try await withBatch(["--shared"]) { batch, origin, _ async throws in
+            origin.route("/te", LoopbackRoute(rawResponse: "HTTP/1.1 200 OK\r\nCache-Control: max-age=600\r\nTransfer-Encoding: gzip, foo\r\n\r\nuntil close"))
+            let first = try await roundTrip(batch, 1, origin.url("/te"))
+            #expect(first["status"] == .integer(200), "\(first)")
+            #expect(first["body"] == .string("until close"))
+            #expect("\(first["headers"] ?? .null)".lowercased().contains("transfer-encoding") == false, "\(first)")
+            let second = try await roundTrip(batch, 2, origin.url("/te"))
+            #expect(second["cache_status"] == .string("hit"), "\(second)")
+            #expect(second["body"] == .string("until close"))
         }
     }
 }

@@ -93,4 +93,20 @@ struct URLSessionLastRFCGapsTests {
             #expect(net.origin.requestCount(for: "/lang") == 2, "English first: the origin is asked")
         }
     }
+
+    /// Over HTTP only: a raw answer is an HTTP/1.1 byte stream.
+    @Test("a response in an unknown transfer coding is delivered (read until the close) and then served from the cache")
+    func unknownTransferCoding() async throws {
+        try await withLoopbackSession(.http) { net in
+            net.origin.route("/te", LoopbackRoute(rawResponse: "HTTP/1.1 200 OK\r\nCache-Control: max-age=600\r\nTransfer-Encoding: foo\r\n\r\nuntil close"))
+            let first = try await net.fetch("/te")
+            #expect(first.body == "until close")
+            #expect(first.response.statusCode == 200)
+            #expect(first.response.value(forHTTPHeaderField: "Transfer-Encoding") == nil)
+            let second = try await net.fetch("/te")
+            #expect(second.body == "until close")
+            #expect(net.origin.requestCount(for: "/te") == 1)
+            #expect(net.probe.decisions == [.miss, .hit])
+        }
+    }
 }

@@ -64,7 +64,7 @@ struct QueryMethodEndToEndTests {
         var request = try HTTPRequest(url: origin.url(path))
         request.method = method
         if body != nil { request.headerFields[.contentType] = type }
-        return try await client.data(for: request, body: body.map { HTTPBody(string: $0) })
+        return try await client.data(for: request, body: body.map { PipelineBody(string: $0) })
     }
 
     @Test("the same content is a hit, JSON whitespace and member order do not matter, other content is a miss", arguments: Self.modes)
