@@ -3,6 +3,12 @@ import AsyncHTTPClient
 import CacheChainCore
 import HTTPTypes
 import NIOCore
+import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension CacheChainAHCTransport {
     /// Wraps an error once, at the module boundary: AsyncHTTPClient's timeouts become `timed-out`, cancellation
@@ -42,6 +48,18 @@ extension CacheChainAHCTransport {
             return CacheChainError(.cancelled, "the request to \(url) was not sent: the transport was shut down", request: request, underlying: error)
         default:
             return CacheChainError(.transportFailed, "AsyncHTTPClient failed for \(url): \(clientError)", request: request, underlying: error)
+        }
+    }
+
+    /// Whether the error says the origin could not be reached: the connection refused, reset or unroutable, the
+    /// name unresolved, or the connection closed by the origin (the caller checks that no response head came).
+    static func isUnreachable(_ error: any Error) -> Bool {
+        switch error {
+        case let error as IOError: [ECONNREFUSED, ECONNRESET, EHOSTUNREACH, ENETUNREACH, ECONNABORTED].contains(error.errnoCode)
+        case is NIOConnectionError: true
+        case let error as ChannelError: isConnectionLoss(error)
+        case let error as HTTPClientError: error == .remoteConnectionClosed
+        default: false
         }
     }
 

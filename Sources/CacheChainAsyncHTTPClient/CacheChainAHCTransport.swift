@@ -130,10 +130,12 @@ public final class CacheChainAHCTransport: HTTPTransport {
         guard !shutdownGate.hasStarted else {
             throw CacheChainError(.cancelled, "the request to \(url) was not sent: the transport was shut down", request: request.head)
         }
+        var headArrived = false
         do {
             try Task.checkCancellation()
             let deadline = NIODeadline.now() + TimeAmount(timeout)
             let response = try await client.execute(outgoing, deadline: deadline, logger: context.logger)
+            headArrived = true
             guard response.history.count <= 1 else {
                 throw CacheChainError(
                     .invalidConfiguration,
@@ -146,7 +148,10 @@ public final class CacheChainAHCTransport: HTTPTransport {
             let body = try await beforeDeadline(deadline) { try await self.collectBody(of: response, url: url) }
             return PipelineResponse(head: head, body: body)
         } catch {
-            throw Self.wrap(error, url: url, timeout: timeout, request: request.head, isShutDown: shutdownGate.hasStarted)
+            var wrapped = Self.wrap(error, url: url, timeout: timeout, request: request.head, isShutDown: shutdownGate.hasStarted)
+            // Refused, unresolved, reset or closed before a response head: unreachable (RFC 9111 §4.2.4), as libcurl marks it.
+            if !headArrived, wrapped.code == .transportFailed { wrapped.isOriginUnreachable = Self.isUnreachable(error) }
+            throw wrapped
         }
     }
 

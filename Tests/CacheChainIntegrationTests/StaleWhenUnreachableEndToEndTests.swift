@@ -27,10 +27,10 @@ struct StaleWhenUnreachableEndToEndTests {
         let client: HTTPCacheClient
         var isStopped = false
 
-        init(policy: CachePolicyConfiguration) async throws {
+        init(policy: CachePolicyConfiguration, transport: TransportKind = .curl) async throws {
             origin = try await LoopbackOrigin.start()
             client = HTTPCacheClient(
-                transport: CurlTransport(),
+                transport: try transport.makeTransport(),
                 configuration: .init(
                     storage: MemoryStorage(capacity: 8 << 20), policy: policy, clock: clock,
                     outerInterceptors: [CacheStatusInterceptor(policy: policy)]
@@ -91,6 +91,14 @@ struct StaleWhenUnreachableEndToEndTests {
             try? await net.stop()
             throw error
         }
+        try await net.stop()
+    }
+
+    @Test("over AsyncHTTPClient too: a refused or dropped connection is unreachable, so the stale response is served", arguments: Failure.allCases, Self.modes)
+    func overAsyncHTTPClient(_ failure: Failure, _ mode: CacheMode) async throws {
+        var net = try await Setup(policy: CachePolicyConfiguration(mode: mode, servesStaleWhenOriginUnreachable: true), transport: .asyncHTTPClient)
+        try await net.storeThenFail("/ahc", cacheControl: "max-age=60", failure)
+        expectServedStale(try await net.get("/ahc"))
         try await net.stop()
     }
 
