@@ -38,6 +38,11 @@ if [ -n "$against" ]; then
     # is this tree's too.
     rm -rf "$dir/src/Benchmarks"
     cp -R Benchmarks "$dir/src/Benchmarks"
+    # Names renamed since (0.3: HTTPBody → PipelineBody): the harness uses today's, so an older library gets an alias.
+    if ! grep -rq "struct PipelineBody" "$dir/src/Sources"; then
+        printf 'import CacheChain\n/// The older library names its body type HTTPBody.\ntypealias PipelineBody = HTTPBody\n' \
+            > "$dir/src/Benchmarks/CacheChainBenchmarks/OlderLibraryNames.swift"
+    fi
     python3 - "$dir/src/Package.swift" <<'PY'
 import re, sys
 ours = open("Package.swift").read()

@@ -133,6 +133,10 @@ func runPoolTailRow(storage: DiskStorage, keys: [CacheKey], plan: PairedPlan) as
                         while !stop.isSet {
                             _ = try await storage.entries(for: keys[next % keys.count])
                             next &+= 1
+                            // Each hit stands for a request of its own, a task that ends: without a yield a hit read on
+                            // the caller's thread never suspends, the loaders hold every pool thread and the measuring
+                            // task never runs (the row hung in the 2026-12-07 run).
+                            await Task.yield()
                         }
                         return []
                     }
