@@ -53,9 +53,7 @@ public struct CachePlan: Sendable, Hashable, CustomReflectable {
     /// and a plan inline would make each copy ~170 bytes and a retain per field (issue 42's miss path).
     private var storage: Storage
 
-    // @unchecked Sendable: a storage is mutated only through `mutableStorage()`, which copies it first unless this
-    // plan holds the only reference, so a storage another plan (on any thread) can see is never written.
-    private final class Storage: @unchecked Sendable {
+    private final class Storage: @unchecked Sendable {  // invariant: written only through `mutableStorage()`, which copies it first unless this plan holds the only reference, so a storage another plan (on any thread) can see is never written
         var key: CacheKey
         var validation: Validation?
         var sentAs: SentRequest?

@@ -37,7 +37,7 @@ final class DiskReaders: Sendable {
     private let path: String
     private let limit: Int
     private let pendingLimit: Int
-    // LockedValue is `@unchecked Sendable`: a `DiskIndex` in `idle` is reached only under the lock, and a checked-out
+    // Invariant (LockedValue's unchecked Sendable): a `DiskIndex` in `idle` is reached only under the lock, and a checked-out
     // one only by the thread that holds its `Lane`.
     private let pool = LockedValue(Pool())
     private let generation = Atomic<Int>(0)
