@@ -87,9 +87,8 @@ extension CurlTransfer {
         try set(CURLOPT_WRITEDATA, pointer: context)
         try check(cachechain_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, curlHeaderCallback), "header callback")
         try set(CURLOPT_HEADERDATA, pointer: context)
-        try check(cachechain_easy_setopt_progress_callback(easy, CURLOPT_XFERINFOFUNCTION, curlProgressCallback), "progress callback")
-        try set(CURLOPT_XFERINFODATA, pointer: context)
-        try set(CURLOPT_NOPROGRESS, 0)
+        // No progress callback: libcurl would call it on every round of the loop, and cancellation does not need
+        // it (`CurlMultiLoop.cancel` removes the transfer on the loop thread).
     }
 
     private func set(_ option: CURLoption, _ value: Int) throws(CacheChainError) {

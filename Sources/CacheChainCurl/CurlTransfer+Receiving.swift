@@ -102,9 +102,3 @@ let curlHeaderCallback: cachechain_curl_data_callback = { data, size, count, use
     if let data { transfer.appendHeaderLine(UnsafeRawBufferPointer(start: data, count: length)) }
     return length
 }
-
-let curlProgressCallback: cachechain_curl_progress_callback = { userdata, _, _, _, _ in
-    guard let userdata else { return 0 }
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
-    return transfer.isCancelled.load(ordering: .relaxed) ? 1 : 0
-}

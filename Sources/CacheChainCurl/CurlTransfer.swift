@@ -25,6 +25,8 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
 
     let id: UInt64
     let easy: UnsafeMutableRawPointer
+    /// Where the easy handle came from and goes back to once the transfer is released.
+    private let handles: EasyHandlePool
     let request: HTTPRequest
     let isCancelled = Atomic<Bool>(false)
     var headerList: UnsafeMutablePointer<curl_slist>?
@@ -56,19 +58,21 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
 
     private static let nextID = Atomic<UInt64>(1)
 
-    /// Creates and configures an easy handle for a request.
+    /// Configures an easy handle from the loop's pool for a request.
     /// - Throws: ``CacheChainError`` with code `invalid-request` or `transport-failed`.
     init(
         request: PipelineRequest,
         configuration: CurlTransport.Configuration,
         timeout: Duration,
-        progress: TransferProgressKey.Value?
+        progress: TransferProgressKey.Value?,
+        handles: EasyHandlePool
     ) throws(CacheChainError) {
-        guard let easy = curl_easy_init() else {
+        guard let easy = handles.take() else {
             throw CacheChainError(.transportFailed, "curl_easy_init failed (out of memory?)", request: request.head)
         }
         self.id = Self.nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         self.easy = easy
+        self.handles = handles
         self.request = request.head
         self.maximumBodySize = configuration.maximumBodySize
         self.inMemoryBodyLimit = configuration.inMemoryBodyLimit
@@ -152,7 +156,7 @@ final class CurlTransfer: @unchecked Sendable {  // invariant: confined to the l
     private func releaseResourcesIfNeeded() {
         guard !released else { return }
         released = true
-        curl_easy_cleanup(easy)
+        handles.recycle(easy)  // after its transfer was removed from the multi handle, or before it was added
         if let headerList { curl_slist_free_all(headerList) }
         headerList = nil
         errorBuffer.deallocate()

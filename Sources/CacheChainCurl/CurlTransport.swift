@@ -81,6 +81,11 @@ public final class CurlTransport: HTTPTransport {
         (try? loops.get())?.allSatisfy(\.hasEnded) ?? true
     }
 
+    /// The easy handles the libcurl threads keep for their next transfers (for tests).
+    var idleEasyHandleCount: Int {
+        (try? loops.get())?.reduce(0) { $0 + $1.easyHandles.idleCount } ?? 0
+    }
+
     /// The libcurl threads (for tests).
     var loopCount: Int {
         (try? loops.get())?.count ?? 0
@@ -207,7 +212,8 @@ public final class CurlTransport: HTTPTransport {
             request: request,
             configuration: configuration,
             timeout: request.timeout ?? configuration.requestTimeout,
-            progress: context.values[TransferProgressKey.self]
+            progress: context.values[TransferProgressKey.self],
+            handles: loop.easyHandles
         )
         transfer.interimHandler = context.values[InterimResponseKey.self]
         if let stream {
