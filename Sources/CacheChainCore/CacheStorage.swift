@@ -106,7 +106,7 @@ public protocol CacheStorage: Sendable {
 
     /// Removes every stored response on an origin whose `Cache-Groups` names one of `groups` (RFC 9875): what a
     /// `Cache-Group-Invalidation` on the response to an unsafe request, `cachechain purge --group` and
-    /// `HTTPCacheClient.purge(groups:origin:)` do. Only variants that carry the group go; the key's others stay.
+    /// `HTTPCacheClient.removeCachedResponses(inGroups:origin:)` do. Only variants that carry the group go; the key's others stay.
     ///
     /// The cache interceptors call it when a response carries the field, so a backend should index its entries
     /// by (origin, group): `MemoryStorage` keeps a dictionary, `DiskStorage` rows in its tag table, `RedisStorage` a
