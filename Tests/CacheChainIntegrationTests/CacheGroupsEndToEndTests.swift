@@ -86,6 +86,13 @@ struct CacheGroupsEndToEndTests {
         }
     }
 
+    @Test("origins are normalised: scheme and host lowercased, default port dropped, path ignored")
+    func originOfURL() {
+        #expect(CacheKey.origin(ofURL: "HTTPS://News.Example:443/articles?x#y") == "https://news.example")
+        #expect(CacheKey.origin(ofURL: "http://127.0.0.1:8080") == "http://127.0.0.1:8080")
+        #expect(CacheKey.origin(ofURL: "news.example") == nil)
+    }
+
     @Test("Cache-Group-Invalidation is ignored on a GET's answer and when malformed, and never fails the request", arguments: Self.cases)
     func ignoredWhenSafeOrMalformed(_ mode: CacheMode, _ backend: Backend) async throws {
         try await withClient(mode, backend) { client, origin, _ in
@@ -95,6 +102,9 @@ struct CacheGroupsEndToEndTests {
             let malformed = try await send(client, origin, .post, "/update?malformed")
             #expect(malformed.head.status.code == 200 && malformed.body.string == "updated")
             #expect(try await statuses(client, origin, ["/a1", "/b"]) == ["/a1": .hit, "/b": .hit])
+            // A well-formed one on a POST still counts afterwards.
+            _ = try await send(client, origin, .post, "/update")
+            #expect(try await statuses(client, origin, ["/a1", "/b"]) == ["/a1": .miss, "/b": .hit])
         }
     }
 }
