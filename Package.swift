@@ -175,7 +175,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Test support for users and for us: storage conformance suite, scripted transport, manual clock.
-        .target(name: "CacheChainTesting", dependencies: ["CacheChainCore"], swiftSettings: strictSettings),
+        .target(name: "CacheChainTesting", dependencies: ["CacheChainCore", "CacheChainPolicy"], swiftSettings: strictSettings),
 
         // Plugins (declared with explicit paths: `Plugins/` is also SwiftPM's folder for package plugins).
         // userInfo stamping: cached date, request id, custom stamps persisted with every entry.

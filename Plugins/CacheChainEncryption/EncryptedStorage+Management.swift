@@ -74,6 +74,22 @@ extension EncryptedStorage {
         }
     }
 
+    /// Removes every entry of the groups on an origin (RFC 9875) through their group tags (an HMAC of origin and
+    /// group, which the wrapped backend indexes as any userInfo name), without decrypting anything: the group
+    /// names are never written in clear.
+    /// - Parameters:
+    ///   - groups: The group names.
+    ///   - origin: The origin, `CacheKey.origin`.
+    /// - Complexity: Per provided key and group, one HMAC and the wrapped backend's tag search.
+    public func removeEntries(inGroups groups: [String], origin: String) async throws {
+        for encryptionKey in keyProvider.availableKeys {
+            for group in groups {
+                let tag = try EntryNames.groupTagName(origin: origin, group: group, under: encryptionKey)
+                try await wrapped.removeEntries(withUserInfoNamed: tag, where: { _ in true })
+            }
+        }
+    }
+
     /// Removes every entry whose URL starts with a prefix, opening only each entry's metadata.
     /// - Parameter urlPrefix: The prefix.
     /// - Complexity: O(n) first-segment decryptions.

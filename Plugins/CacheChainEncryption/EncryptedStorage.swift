@@ -188,6 +188,9 @@ public struct EncryptedStorage: CacheStorage {
         var tags: [String: Data] = [:]
         for name in entry.cached.userInfo.names { tags[try EntryNames.tagName(name, under: key)] = Self.tagMarker }
         if EntryNames.isTargetTagged(entry.key) { tags[try EntryNames.targetTagName(entry.key, under: key)] = Self.tagMarker }
+        for group in entry.cacheGroups {
+            tags[try EntryNames.groupTagName(origin: entry.key.origin, group: group, under: key)] = Self.tagMarker
+        }
         let innerKey = names.innerKey
         var inner = CacheEntry(
             key: innerKey,

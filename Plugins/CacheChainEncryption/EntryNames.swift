@@ -54,6 +54,18 @@ struct EntryNames: Sendable {
         !key.discriminator.isEmpty || key.method != "GET"
     }
 
+    /// The inner userInfo name that marks the entries of a cache group on an origin (RFC 9875), so that
+    /// `EncryptedStorage.removeEntries(inGroups:origin:)` finds them through the wrapped backend's tag index:
+    /// `cachechain-group-` + 32 hex digits of an HMAC of origin and group (neither is written in clear).
+    static func groupTagName(origin: String, group: String, under encryptionKey: EncryptionKey) throws(CacheChainError) -> String {
+        var writer = BinaryWriter(byteOrder: .bigEndian, capacity: 64 + origin.utf8.count + group.utf8.count)
+        writer.string("group")
+        writer.string(origin)
+        writer.string(group)
+        let digest = try HMACSHA256.authenticationCode(key: encryptionKey.namingKey, message: writer.bytes)
+        return "cachechain-group-" + Hex.encode(Array(digest.prefix(16)))
+    }
+
     /// The inner userInfo name that stands for a userInfo name: `cachechain-tag-` + 32 hex digits.
     static func tagName(_ name: String, under encryptionKey: EncryptionKey) throws(CacheChainError) -> String {
         var writer = BinaryWriter(byteOrder: .bigEndian, capacity: 256)

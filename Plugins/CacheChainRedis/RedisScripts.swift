@@ -78,4 +78,27 @@ enum RedisScripts {
         if redis.call('HLEN', KEYS[1]) <= 1 then redis.call('UNLINK', KEYS[1]) end
         return 1
         """
+
+    /// Adds a variant to a group's set (members: entry hash, a NUL, the variant's field), which lives at least as
+    /// long as the entry. KEYS[1] group set. ARGV: 1 member, 2 ttl ms.
+    static let indexGroup = indexTarget
+
+    /// Removes every variant listed in a group's set (one replaced since goes too), with its body key, each hash left
+    /// without a variant, then the set. KEYS[1] group set. ARGV[1] body-key prefix.
+    static let removeGroup = bodyKeyFunction + """
+        local members = redis.call('SMEMBERS', KEYS[1])
+        for _, member in ipairs(members) do
+          local cut = string.find(member, '\\0', 1, true)
+          if cut then
+            local hash = string.sub(member, 1, cut - 1)
+            local field = string.sub(member, cut + 1)
+            local body = bodyKey(redis.call('HGET', hash, field), ARGV[1])
+            if body then redis.call('UNLINK', body) end
+            redis.call('HDEL', hash, field)
+            if redis.call('HLEN', hash) <= 1 then redis.call('UNLINK', hash) end
+          end
+        end
+        redis.call('UNLINK', KEYS[1])
+        return #members
+        """
 }

@@ -129,6 +129,7 @@ public final class RedisStorage: CacheStorage {
         let stagingPrefix = self.stagingPrefix
         let ttl = RedisRetention.milliseconds(for: entry, staleRetention: configuration.staleRetention, now: Date())
         let targetSet = !entry.key.discriminator.isEmpty || entry.key.method != "GET" ? targetSetKey(entry.key) : nil
+        let groupSets = entry.cacheGroups.map { groupSetKey(origin: entry.key.origin, group: $0) }
         try await pool.withConnection { connection throws(CacheChainError) in
             var staging: [UInt8] = []
             var bodyKey: [UInt8] = []
@@ -156,6 +157,13 @@ public final class RedisStorage: CacheStorage {
                 _ = try connection.run([
                     Array("EVAL".utf8), Array(RedisScripts.indexTarget.utf8), Array("1".utf8), targetSet, hash, Array(String(ttl).utf8),
                 ]).refusingErrors("the target index of an entry", endpoint: "\(configuration.endpoint)")
+            }
+            // Indexed by origin and group (RFC 9875), so that a group invalidation finds its variants without a `SCAN`.
+            for set in groupSets {
+                _ = try connection.run([
+                    Array("EVAL".utf8), Array(RedisScripts.indexGroup.utf8), Array("1".utf8), set,
+                    hash + [0] + Array("v\(entry.variantKey)".utf8), Array(String(ttl).utf8),
+                ]).refusingErrors("the group index of an entry", endpoint: "\(configuration.endpoint)")
             }
         }
     }

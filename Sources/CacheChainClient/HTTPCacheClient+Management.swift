@@ -77,6 +77,26 @@ extension HTTPCacheClient {
         try await configuration.storage.removeEntries(urlPrefix: urlPrefix)
     }
 
+    /// Removes every stored response of cache groups on an origin (RFC 9875): those whose `Cache-Groups` names one
+    /// of `groups`, as a `Cache-Group-Invalidation` from that origin would, and as `cachechain purge --group` does.
+    ///
+    /// ```swift
+    /// try await client.removeCachedResponses(inGroups: ["articles"], origin: "https://news.example")
+    /// ```
+    /// - Parameters:
+    ///   - groups: The group names, compared character by character (case-sensitive).
+    ///   - origin: The origin, or any absolute URL on it (`https://news.example:443/x` names
+    ///     `https://news.example`): groups are scoped to an origin.
+    /// - Throws: `CacheChainError` (`invalid-configuration`) when `origin` has no scheme and host; a storage error.
+    public func removeCachedResponses(inGroups groups: [String], origin: String) async throws {
+        guard let normalized = CacheKey.origin(ofURL: origin) else {
+            throw CacheChainError(
+                .invalidConfiguration, "'\(origin)' is not an origin: give a scheme and a host, e.g. https://example.com"
+            )
+        }
+        try await configuration.storage.removeEntries(inGroups: groups, origin: normalized)
+    }
+
     /// Removes every response whose `userInfo` holds a given value for a key (e.g. all entries of one user at logout).
     /// - Parameters:
     ///   - key: The userInfo key.

@@ -104,6 +104,21 @@ public protocol CacheStorage: Sendable {
     /// - Throws: A storage error; callers report it and carry on.
     func removeEntries(sameTargetAs key: CacheKey) async throws
 
+    /// Removes every stored response on an origin whose `Cache-Groups` names one of `groups` (RFC 9875): what a
+    /// `Cache-Group-Invalidation` on the response to an unsafe request, `cachechain purge --group` and
+    /// `HTTPCacheClient.removeCachedResponses(inGroups:origin:)` do. Only variants that carry the group go; the key's others stay.
+    ///
+    /// The cache interceptors call it when a response carries the field, so a backend should index its entries
+    /// by (origin, group): `MemoryStorage` keeps a dictionary, `DiskStorage` rows in its tag table, `RedisStorage` a
+    /// set per origin and group, `EncryptedStorage` HMAC tags (no group name in clear). The default goes through
+    /// ``removeEntries(where:)`` (O(n)); a wrapping backend must forward the call to what it wraps, or its inner
+    /// backend's index is never used.
+    /// - Parameters:
+    ///   - groups: The group names, compared character by character.
+    ///   - origin: The origin, ``CacheKey/origin`` (`scheme://host[:port]`, lowercased, no default port).
+    /// - Throws: A storage error; callers report it and carry on.
+    func removeEntries(inGroups groups: [String], origin: String) async throws
+
     /// Removes every entry that holds a userInfo value named `name` and for which a predicate holds: purge
     /// by tag (e.g. every entry of one user at logout). Backends with an index look only at the entries
     /// that carry the name.

@@ -33,6 +33,15 @@ extension DiskIndex {
         )
     }
 
+    /// Deletes every row tagged with one of the names, through the tag table's `tags_by_name` index.
+    func deleteTagged(_ names: [String]) throws(CacheChainError) -> [String] {
+        var files: [String] = []
+        for name in names {
+            files += try deleting("DELETE FROM entries WHERE id IN (SELECT entry_id FROM tags WHERE name = ?1) RETURNING file", .text(name))
+        }
+        return files
+    }
+
     private func deleting(_ sql: String, _ values: SQLiteValue...) throws(CacheChainError) -> [String] {
         try collectFiles(try database.prepare(sql), values)
     }

@@ -18,7 +18,8 @@ import CXXHash
 ///   the table; two keys whose hashes share those 52 bits share a range and are told apart by the key.
 /// - `entries_by_query_url`: the `QUERY` rows by `url` (``queryTargetIndex``): a URI's `QUERY` entries are found
 ///   without a scan when an unsafe request invalidates them.
-/// - `tags`: `(entry_id, name)` per userInfo name, for purge by tag without decoding every entry.
+/// - `tags`: `(entry_id, name)` per userInfo name, for purge by tag without decoding every entry, and per cache group
+///   of the entry's response (RFC 9875: ``groupTag(origin:group:)``), for group invalidation without a scan.
 /// - `totals`: one row with the byte and entry counts, kept exact by triggers in the same transactions.
 extension DiskIndex {
     /// How the index reads: through a memory map of the database file (no read syscalls, no copies into

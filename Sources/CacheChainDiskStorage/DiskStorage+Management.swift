@@ -75,6 +75,22 @@ extension DiskStorage {
         }
     }
 
+    /// Removes every entry on an origin whose `Cache-Groups` names one of the groups (RFC 9875): the rows listed
+    /// under the groups in the tag table (a tag per group and origin, written with the row), deleted in SQL
+    /// without decoding any entry. Entries stored by a build before cache groups have no group tags and stay.
+    /// - Parameters:
+    ///   - groups: The group names.
+    ///   - origin: The origin, `CacheKey.origin`.
+    /// - Throws: `CacheChainError` when the index cannot be written.
+    /// - Complexity: O(r log n) for the r rows of those groups (the tag table's `tags_by_name` index).
+    public func removeEntries(inGroups groups: [String], origin: String) async throws(CacheChainError) {
+        guard !groups.isEmpty else { return }
+        let tags = groups.map { DiskIndex.groupTag(origin: origin, group: $0) }
+        try await io.run { () throws(CacheChainError) in
+            try deleteRows { () throws(CacheChainError) in try index.deleteTagged(tags) }
+        }
+    }
+
     /// Removes the entries holding a userInfo value named `name` for which the predicate holds.
     /// - Parameters:
     ///   - name: The userInfo name.

@@ -186,7 +186,7 @@ public final class DiskStorage: CacheStorage, @unchecked Sendable {  // invarian
         var row = DiskIndex.NewRow(
             key: entry.key.stringValue, variant: entry.variantKey, url: entry.key.url,
             storedAt: entry.storedAt.timeIntervalSinceReferenceDate, lastUsed: nextStamp(), size: size,
-            bodyLength: bodyLength, checksum: 0, meta: meta, body: nil, file: nil, tags: entry.cached.userInfo.names,
+            bodyLength: bodyLength, checksum: 0, meta: meta, body: nil, file: nil, tags: entry.cached.userInfo.names + DiskIndex.groupTags(of: entry),
             vary: VaryFields.names(in: entry.cached.response).joined(separator: ",")
         )
         if isInline {

@@ -8,6 +8,10 @@ extension InterceptorContext {
     /// of the answer's same-origin `Location` and `Content-Location` (the policy engine's invalidation targets),
     /// each under the context's key strategy. Each removal is a trace reason and an event; a storage failure is
     /// reported the same way and does not stop the others.
+    ///
+    /// Then RFC 9875 §3: the groups the answer names in `Cache-Group-Invalidation` (whatever its status) go too,
+    /// every stored response of those groups on the request's origin (``CacheStorage/removeEntries(inGroups:origin:)``);
+    /// the field is ignored on a safe request's answer and when malformed.
     /// - Parameters:
     ///   - request: The unsafe request.
     ///   - response: Its answer; the removals are appended to its trace.
@@ -27,5 +31,7 @@ extension InterceptorContext {
                 events.emit(CacheEvent(.storageError, key: key, reasons: ["invalidate", "\(error)"]))
             }
         }
+        await invalidateGroups(of: request, answeredBy: &response)
     }
 }
+

@@ -96,6 +96,7 @@ public struct StorageConformanceSuite: Sendable {
             Check(name: "remove-url-prefix", run: removeURLPrefix),
             Check(name: "remove-tagged", run: removeTagged),
             Check(name: "remove-same-target", run: removeSameTarget),
+            Check(name: "remove-groups", run: removeGroups, runReopening: removeGroupsReopened),
             Check(name: "remove-expired", run: removeExpired),
             Check(name: "usage", run: usage),
             Check(name: "readers-outlive-removal", run: readersOutliveRemoval),

@@ -6,11 +6,13 @@ import Foundation
 struct PurgeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "purge",
-        abstract: "Remove stored responses: one URL, a URL prefix, those stored since a date, the expired ones, or all.",
+        abstract: "Remove stored responses: one URL, a URL prefix, a cache group, those stored since a date, the expired ones, or all.",
         discussion: """
-            Give exactly one of --url, --prefix, --since, --expired, --stale-older-than or --all. Prints how many \
-            entries were removed. --expired removes every stale response (its freshness lifetime has passed); \
-            --stale-older-than keeps those stale for less than DURATION, which may still be revalidated cheaply.
+            Give exactly one of --url, --prefix, --group, --since, --expired, --stale-older-than or --all. Prints how \
+            many entries were removed. --expired removes every stale response (its freshness lifetime has passed); \
+            --stale-older-than keeps those stale for less than DURATION, which may still be revalidated cheaply. \
+            --group (repeatable) removes the responses whose Cache-Groups names the group (RFC 9875) on the origin \
+            --origin names, as a Cache-Group-Invalidation from that origin would.
 
             Exit codes: 0 success; 1 there is no cache in the directory (nothing is created: check \
             --cache-dir), the cache cannot be opened, or the removal failed; 64 invalid usage (no selector, or \
@@ -21,6 +23,7 @@ struct PurgeCommand: AsyncParsableCommand {
               cachechain purge --prefix https://api.example.com/v1/
               cachechain purge --since 2026-11-01T00:00:00Z
               cachechain purge --stale-older-than 7d
+              cachechain purge --group articles --origin https://news.example
             """
     )
 
@@ -31,6 +34,12 @@ struct PurgeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Remove every response whose URL starts with this prefix.", valueName: "prefix"))
     var prefix: String?
+
+    @Option(help: ArgumentHelp("Remove the responses of this cache group (RFC 9875) on --origin; repeatable.", valueName: "name"))
+    var group: [String] = []
+
+    @Option(help: ArgumentHelp("The origin (or any URL on it) whose --group responses to remove.", valueName: "url"))
+    var origin: String?
 
     @Option(
         help: ArgumentHelp("Remove the responses stored at or after this ISO 8601 date (e.g. 2026-11-01T00:00:00Z).", valueName: "date"),
@@ -56,11 +65,19 @@ struct PurgeCommand: AsyncParsableCommand {
     var all = false
 
     func validate() throws {
-        let selectors = [url != nil, prefix != nil, since != nil, expired, staleOlderThan != nil, all].count { $0 }
+        let selectors = [url != nil, prefix != nil, !group.isEmpty, since != nil, expired, staleOlderThan != nil, all].count { $0 }
         guard selectors == 1 else {
             throw ValidationError(
-                "give exactly one of --url, --prefix, --since, --expired, --stale-older-than or --all (got \(selectors))"
+                "give exactly one of --url, --prefix, --group, --since, --expired, --stale-older-than or --all (got \(selectors))"
             )
+        }
+        if !group.isEmpty {
+            guard let origin else { throw ValidationError("--group needs --origin <url>: cache groups belong to an origin") }
+            guard CacheKey.origin(ofURL: origin) != nil else {
+                throw ValidationError("'\(origin)' is not an origin: give a scheme and a host, e.g. https://example.com")
+            }
+        } else if origin != nil {
+            throw ValidationError("--origin is only used with --group")
         }
         if let url, (try? HTTPRequest(url: url)) == nil { throw ValidationError("'\(url)' is not an absolute http or https URL") }
         try cache.validateDirectoryCommand("purge")
@@ -88,6 +105,8 @@ struct PurgeCommand: AsyncParsableCommand {
                 try await client.removeCachedResponse(for: try HTTPRequest(url: url))
             } else if let prefix {
                 try await client.removeCachedResponses(urlPrefix: prefix)
+            } else if !group.isEmpty, let origin {
+                try await client.removeCachedResponses(inGroups: group, origin: origin)
             } else if let since {
                 try await client.removeCachedResponses(since: since)
             } else {

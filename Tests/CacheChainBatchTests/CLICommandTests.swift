@@ -136,7 +136,7 @@ struct CLICommandTests: BatchSubprocessSuite {
         #expect(try await run(["purge", "--all"] + cache, in: directory).stdout == "removed 1 entry; 0 left")
         let noSelector = try await run(["purge"] + cache, in: directory)
         #expect(noSelector.status == 64)
-        #expect(noSelector.stderr.contains("exactly one of --url, --prefix, --since, --expired, --stale-older-than or --all"))
+        #expect(noSelector.stderr.contains("exactly one of --url, --prefix, --group, --since, --expired, --stale-older-than or --all"))
         try await origin.shutdown()
     }
 
@@ -245,7 +245,7 @@ struct CLICommandTests: BatchSubprocessSuite {
         (["get"], ["--cache-dir", "--policy", "--cacert", "--include", "--header", "--request", "--data", "--output", "--fail", "--verbose", "--progress", "--encrypt-https", "--key-file", "--create-key", "Exit codes", "--silent", "--show-error", "--trace", "--location", "--max-redirs", "--head", "--user-agent", "--max-time", "--write-out"]),
         (["stats"], ["--cache-dir", "--json", "Exit codes"]),
         (["ls"], ["--cache-dir", "--prefix", "--json", "Exit codes"]),
-        (["purge"], ["--url", "--prefix", "--since", "--expired", "--stale-older-than", "--all", "Exit codes"]),
+        (["purge"], ["--url", "--prefix", "--group", "--origin", "--since", "--expired", "--stale-older-than", "--all", "Exit codes"]),
         (["explain"], ["--cache-dir", "Exit codes"]),
     ])
     func help(command: [String], mentions: [String]) async throws {

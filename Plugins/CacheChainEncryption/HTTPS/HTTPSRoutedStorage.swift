@@ -179,6 +179,15 @@ public struct HTTPSRoutedStorage: CacheStorage {
         try await backend(forScheme: key.scheme).removeEntries(sameTargetAs: key)
     }
 
+    /// Removes every entry of the groups on an origin (RFC 9875) from the backend of the origin's scheme.
+    /// - Parameters:
+    ///   - groups: The group names.
+    ///   - origin: The origin, `CacheKey.origin` (`scheme://authority`).
+    public func removeEntries(inGroups groups: [String], origin: String) async throws {
+        let scheme = origin.prefix { $0 != ":" }
+        try await backend(forScheme: String(scheme)).removeEntries(inGroups: groups, origin: origin)
+    }
+
     /// Removes the matching tagged entries from both backends.
     /// - Parameters:
     ///   - name: The userInfo name.

@@ -115,6 +115,13 @@ struct MemoryShard {
         return removeSlot(slot, key: key, variantKey: variantKey)
     }
 
+    /// Removes a variant only if `shouldRemove` holds for it (judged under the lock: a group invalidation checks
+    /// that the variant stored now still carries the group).
+    mutating func remove(_ key: CacheKey, variantKey: String, if shouldRemove: (CacheEntry) -> Bool) -> Slot? {
+        guard let slot = index[key]?[variantKey], let stored = order[slot], shouldRemove(stored.entry) else { return nil }
+        return removeSlot(slot, key: key, variantKey: variantKey)
+    }
+
     /// Every live entry.
     var entries: [CacheEntry] {
         index.values.flatMap { $0.values.compactMap { order[$0]?.entry } }

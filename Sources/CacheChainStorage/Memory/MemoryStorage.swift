@@ -20,18 +20,20 @@ public import Foundation
 /// ```
 public final class MemoryStorage: CacheStorage {
     /// The whole store's figures, behind one lock (taken by stores and removals, never by a hit).
-    private struct Totals {
+    struct Totals {
         var cost = 0
         var count = 0
         var capacity: Int
     }
 
-    private let shards: [LockedValue<MemoryShard>]
-    private let totals: LockedValue<Totals>
+    let shards: [LockedValue<MemoryShard>]
+    let totals: LockedValue<Totals>
     private let events: CacheEventSink
     /// Whether a key with a discriminator or a method other than `GET` (a `QUERY`'s) was ever stored: until then
     /// ``removeEntries(sameTargetAs:)``, which runs after every unsafe request, has nothing to look for.
     private let hasStoredDiscriminatedKeys = LockedValue(false)
+    /// The variants stored with a `Cache-Groups` field, by origin and group (``removeEntries(inGroups:origin:)``).
+    let groupIndex = LockedValue(MemoryGroupIndex())
 
     /// The byte limit.
     public var capacity: Int { totals.withLock { $0.capacity } }
@@ -141,6 +143,8 @@ public final class MemoryStorage: CacheStorage {
         }
         report(change.evicted)
         evictIfNeeded(startingAt: home, sparingNewest: true)
+        let groups = entry.cacheGroups
+        if !groups.isEmpty { indexGroups(groups, of: entry) }
     }
 
     /// Removes every variant of a key.
@@ -181,6 +185,7 @@ public final class MemoryStorage: CacheStorage {
     /// Removes every entry.
     /// - Complexity: O(1) amortized per shard.
     public func removeAll() async {
+        groupIndex.withLock { $0.removeAll() }
         for shard in shards {
             let (cost, count) = shard.withLock { shard in
                 defer { shard.removeAll() }
@@ -263,7 +268,7 @@ public final class MemoryStorage: CacheStorage {
         evictIfNeeded(startingAt: 0, sparingNewest: false)
     }
 
-    private func account(removedCost: Int, count: Int) {
+    func account(removedCost: Int, count: Int) {
         guard count > 0 else { return }
         totals.withLock {
             $0.cost -= removedCost

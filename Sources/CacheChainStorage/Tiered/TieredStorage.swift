@@ -189,6 +189,15 @@ public struct TieredStorage: CacheStorage {
         try await disk.removeEntries(sameTargetAs: key)
     }
 
+    /// Removes every entry of the groups on an origin (RFC 9875) from both tiers, each through its own index.
+    /// - Parameters:
+    ///   - groups: The group names.
+    ///   - origin: The origin, `CacheKey.origin`.
+    public func removeEntries(inGroups groups: [String], origin: String) async throws {
+        try await memory.removeEntries(inGroups: groups, origin: origin)
+        try await disk.removeEntries(inGroups: groups, origin: origin)
+    }
+
     /// Removes the matching tagged entries from both tiers.
     /// - Parameters:
     ///   - name: The userInfo name.
