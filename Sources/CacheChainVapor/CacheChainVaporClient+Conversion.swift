@@ -8,7 +8,7 @@ import NIOHTTP1
 import Vapor
 
 /// Conversion between Vapor's `ClientRequest`/`ClientResponse` (SwiftNIO's `HTTPHeaders`, `ByteBuffer`) and
-/// CacheChain's currency types (swift-http-types, ``PipelineBody``), at the boundary and nowhere else.
+/// CacheChain's currency types (swift-http-types, `PipelineBody`), at the boundary and nowhere else.
 extension CacheChainVaporClient {
     /// The pipeline request for a Vapor request: method, absolute URL, fields in order, body, timeout.
     /// - Throws: `CacheChainError` `invalid-request` when the URL is not absolute `http`/`https`, or a method or
@@ -45,7 +45,7 @@ extension CacheChainVaporClient {
     }
 
     /// Vapor's response for a pipeline response: status with its reason phrase, fields in order, the cache's
-    /// `Cache-Status` member (RFC 9211) added unless the client's ``CacheStatusInterceptor`` already did, the body
+    /// `Cache-Status` member (RFC 9211) added unless the client's `CacheStatusInterceptor` already did, the body
     /// in one buffer (`nil` when empty); a file-backed body is read on a Dispatch worker thread, not the cooperative
     /// pool.
     /// - Throws: `CacheChainError` `body-unreadable` when a file-backed body cannot be read.

@@ -4,7 +4,7 @@ public import Logging
 public import NIOCore
 public import Vapor
 
-/// Vapor's `Client` over an ``HTTPCacheClient``: what `req.client` and `app.client` send goes through the cache.
+/// Vapor's `Client` over an `HTTPCacheClient`: what `req.client` and `app.client` send goes through the cache.
 ///
 /// Install it with `app.clients.use(.cacheChain(client))` (`Application.Clients.Provider.cacheChain(_:)`); Vapor
 /// then hands every route a copy bound to the request's event loop, logger and allocator (`delegating(to:)`,
@@ -34,7 +34,7 @@ public import Vapor
 ///   `CacheChainError` (`invalid-request`, `timed-out`, `transport-failed`, …); an origin's 4xx or 5xx is a
 ///   response, as with Vapor's default client. Cancelling the calling task does not cancel the request:
 ///   Vapor's `Client` API returns an `EventLoopFuture`.
-/// - The cache client is yours: shut it down (``HTTPCacheClient/shutdown()``) after the application's
+/// - The cache client is yours: shut it down (`shutdown()`) after the application's
 ///   `asyncShutdown()`.
 public struct CacheChainVaporClient: Client {
     /// The cache client every request goes through.
