@@ -3,7 +3,7 @@
 //
 // Starts a loopback origin and the application's HTTP server on 127.0.0.1 (no network needed). Its /forecast route
 // calls the origin through req.client and returns what the origin said with the Cache-Status member the cache
-// added. The route is called three times: MISS, HIT (the origin is not asked), then, once the origin's one-second
+// added. The route is called three times: MISS, HIT (the origin is not asked), then, once the origin's two-second
 // lifetime has passed, a conditional request the origin answers 304 (REVALIDATED); then app.client, outside any
 // request, gets a HIT from the same cache.
 import AsyncHTTPClient
@@ -17,7 +17,7 @@ import Vapor
 /// overloads (`start`, `shutdown`, `EventLoopFuture`-returning `get`).
 func runExample() async throws {
     let origin = try await LoopbackOrigin.start()
-    origin.route("/forecast", LoopbackRoute(headers: [("Cache-Control", "max-age=1")], body: "sunny", etag: "\"f1\""))
+    origin.route("/forecast", LoopbackRoute(headers: [("Cache-Control", "max-age=2")], body: "sunny", etag: "\"f1\""))
 
     let cache = HTTPCacheClient(transport: CurlTransport())
     let app = try await Application.make(.development)
@@ -42,7 +42,7 @@ func runExample() async throws {
 
     try await callRoute("GET /forecast #1 (req.client)")
     try await callRoute("GET /forecast #2 (req.client)")
-    try await Task.sleep(for: .milliseconds(2_100))  // the origin's max-age=1 has passed: the entry is stale
+    try await Task.sleep(for: .milliseconds(3_200))  // the origin's max-age=2 has passed: the entry is stale
     try await callRoute("GET /forecast #3, stale (req.client)")
     let direct = try await app.client.get(forecastURL)
     print("app.client GET: \(direct.status.code) Cache-Status: \(direct.headers.first(name: "Cache-Status") ?? "none")")
