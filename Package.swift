@@ -63,6 +63,7 @@ let package = Package(
         .library(name: "CacheChainAsyncHTTPClient", targets: ["CacheChainAsyncHTTPClient"]),
         .library(name: "CacheChainOpenAPI", targets: ["CacheChainOpenAPI"]),
         .library(name: "CacheChainServiceLifecycle", targets: ["CacheChainServiceLifecycle"]),
+        .library(name: "CacheChainVapor", targets: ["CacheChainVapor"]),
     ],
     // Pay only for what you use: the adapters on large packages sit behind traits, off by default, so a package that
     // caches URLSession or libcurl requests resolves none of SwiftNIO, AsyncHTTPClient or OpenAPI (Swift 6.2+). The
@@ -72,6 +73,7 @@ let package = Package(
         .trait(name: "AsyncHTTPClient", description: "CacheChainAsyncHTTPClient: CacheChainAHCTransport (resolves async-http-client and SwiftNIO)"),
         .trait(name: "OpenAPI", description: "CacheChainOpenAPI: HTTPCacheMiddleware (resolves swift-openapi-runtime)"),
         .trait(name: "ServiceLifecycle", description: "CacheChainServiceLifecycle: HTTPCacheService (resolves swift-service-lifecycle)"),
+        .trait(name: "Vapor", description: "CacheChainVapor: `app.clients.use(.cacheChain(...))` for req.client and app.client (resolves vapor and its dependencies)"),
         .trait(name: "Loopback", description: "CacheChainLoopback, the SwiftNIO test origin of the tests, examples and `cachechain demo` (resolves SwiftNIO, NIOSSL, NIOHTTP2)"),
         .default(enabledTraits: []),
     ],
@@ -95,6 +97,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // Vapor's `Client` (req.client, app.client) through the cache: CacheChainVapor, behind the Vapor trait.
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
     ],
     targets: [
         // RFC 9111 as pure functions and values: no I/O, no clock reads.
@@ -236,6 +240,17 @@ let package = Package(
             dependencies: ["CacheChainClient", logging, guarded("ServiceLifecycle", "swift-service-lifecycle", by: "ServiceLifecycle")],
             swiftSettings: strictSettings
         ),
+        // Vapor's `Client` over an HTTPCacheClient: `app.clients.use(.cacheChain(...))` makes req.client and app.client cache.
+        .target(
+            name: "CacheChainVapor",
+            dependencies: [
+                "CacheChainClient", "CacheChainCore", "CacheChainInterceptors", httpTypes, logging,
+                guarded("Vapor", "vapor", by: "Vapor"),
+                guarded("NIOCore", "swift-nio", by: "Vapor"),
+                guarded("NIOHTTP1", "swift-nio", by: "Vapor"),
+            ],
+            swiftSettings: strictSettings
+        ),
 
         // Release-mode benchmarks: CacheChain next to baselines measured in the same run (scripts/bench.sh).
         .executableTarget(
@@ -325,8 +340,8 @@ let package = Package(
                 "CacheChain", "CacheChainClient", "CacheChainPolicy", "CacheChainCore", "CacheChainStorage", "CacheChainDiskStorage",
                 "CacheChainInterceptors", "CacheChainTesting", "CacheChainFoundation", "CacheChainCurl", "CacheChainLoopback", "CacheChainBatch",
                 "CacheChainUserInfo", "CacheChainMetrics", "CacheChainLogging", "CacheChainCacheKey", "CacheChainRedis",
-                "CacheChainEncryption", "CacheChainAsyncHTTPClient", "CacheChainOpenAPI", "CacheChainServiceLifecycle", httpTypes,
-                logging, tracing,
+                "CacheChainEncryption", "CacheChainAsyncHTTPClient", "CacheChainOpenAPI", "CacheChainServiceLifecycle", "CacheChainVapor", httpTypes,
+                logging, tracing, guarded("Vapor", "vapor", by: "Vapor"),
                 // The OpenAPI snippets' transport; their `Client` was generated from openapi.yaml (Generated/).
                 guarded("OpenAPIAsyncHTTPClient", "swift-openapi-async-http-client", by: "OpenAPI"),
             ],
@@ -341,6 +356,15 @@ let package = Package(
             name: "AsyncHTTPClientCaching",
             dependencies: ["CacheChain", "CacheChainAsyncHTTPClient", "CacheChainLoopback"],
             path: "Examples/AsyncHTTPClientCaching",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "VaporCaching",
+            dependencies: [
+                "CacheChain", "CacheChainCurl", "CacheChainLoopback", "CacheChainVapor", guarded("Vapor", "vapor", by: "Vapor"),
+                guarded("AsyncHTTPClient", "async-http-client", by: "Vapor"),
+            ],
+            path: "Examples/VaporCaching",
             swiftSettings: strictSettings
         ),
         // OpenAPICaching is a package of its own (Examples/OpenAPICaching): it runs swift-openapi-generator's plugin,
@@ -462,6 +486,18 @@ let package = Package(
             ],
             // Catalog's `Client` was generated from openapi.yaml by swift-openapi-generator (Generated/).
             exclude: ["openapi.yaml", "openapi-generator-config.yaml"],
+            swiftSettings: strictSettings
+        ),
+        // A real Vapor application on 127.0.0.1 whose routes call the loopback origin through req.client (libcurl).
+        .testTarget(
+            name: "CacheChainVaporTests",
+            dependencies: [
+                "CacheChainVapor", "CacheChain", "CacheChainCurl", "CacheChainLoopback", "CacheChainTesting", httpTypes, logging,
+                guarded("Vapor", "vapor", by: "Vapor"),
+                guarded("NIOCore", "swift-nio", by: "Vapor"),
+                guarded("NIOHTTP1", "swift-nio", by: "Vapor"),
+                guarded("AsyncHTTPClient", "async-http-client", by: "Vapor"),
+            ],
             swiftSettings: strictSettings
         ),
         .testTarget(

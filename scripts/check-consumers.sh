@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Pay only for what you use: one minimal consumer package per adoption path (URLSession, the libcurl client,
-# AsyncHTTPClient, OpenAPI), each depending on this repository by path with the traits a user of that path sets,
+# AsyncHTTPClient, OpenAPI, Vapor), each depending on this repository by path with the traits a user of that path sets,
 # as the README says. For each it prints how many packages SwiftPM resolved (Package.resolved's pins) and fails
 # when a package that path must not pay for appears (SwiftNIO or AsyncHTTPClient or OpenAPI for URLSession and
 # libcurl; libcurl-free paths never pull OpenAPI's, and nobody gets the OpenAPI generator or the DocC plugin).
 # With --build it also builds each consumer (debug, its own scratch directory), prints the time of that first build,
-# and fails on any warning from CacheChain's sources and when the AsyncHTTPClient or OpenAPI consumer links libcurl.
+# and fails on any warning from CacheChain's sources and when the AsyncHTTPClient, OpenAPI or Vapor consumer links libcurl.
 # Run by scripts/test.sh (resolution only: about a minute); `--build` takes several minutes per consumer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,7 +60,7 @@ MANIFEST
         warnings="$(grep -E "^$repo/.*warning:" "$dir/build.log" | sort -u || true)"
         echo "consumer $path: first debug build $((end - start)) s, $(grep -c 'Compiling' "$dir/build.log" || true) compile steps"
         if [ -n "$warnings" ]; then echo "consumer $path: CacheChain warned in a consumer's build:"; echo "$warnings"; return 1; fi
-        if [ "$path" = asynchttpclient ] || [ "$path" = openapi ]; then
+        if [ "$path" = asynchttpclient ] || [ "$path" = openapi ] || [ "$path" = vapor-app ]; then
             if ldd "$(swift build --package-path "$dir" --scratch-path "$dir/.build" --show-bin-path)/Consumer" | grep -q libcurl; then
                 echo "consumer $path: links libcurl"; return 1
             fi
@@ -101,6 +101,16 @@ import CacheChainOpenAPI
 
 let middleware = HTTPCacheMiddleware()
 print(type(of: middleware))' || failed=1
+# (Not named "vapor": a root package whose identity is vapor hides the vapor dependency from resolution.)
+consumer vapor-app '"Vapor"' "CacheChainClient CacheChainVapor" "swift-openapi|$never" '
+import CacheChainClient
+import CacheChainVapor
+import Vapor
+
+func configure(_ app: Application, cache: HTTPCacheClient) {
+    app.clients.use(.cacheChain(cache))
+}
+print(type(of: CacheChainVaporClient.self))' || failed=1
 if [ "$failed" -ne 0 ]; then
     echo "check-consumers: a consumer resolved, built or linked what its path must not pay for (see above)"
     exit 1

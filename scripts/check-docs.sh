@@ -9,7 +9,7 @@ products=(
     CacheChain CacheChainClient CacheChainPolicy CacheChainCore CacheChainStorage CacheChainDiskStorage
     CacheChainInterceptors CacheChainTesting CacheChainFoundation CacheChainCurl CacheChainLoopback CacheChainBatch
     CacheChainUserInfo CacheChainMetrics CacheChainLogging CacheChainCacheKey CacheChainRedis CacheChainEncryption
-    CacheChainAsyncHTTPClient CacheChainOpenAPI CacheChainServiceLifecycle
+    CacheChainAsyncHTTPClient CacheChainOpenAPI CacheChainServiceLifecycle CacheChainVapor
 )
 # Every library product of the manifest is in the list above (a new product must get documentation too).
 declared="$(grep -oE '\.library\(name: "[A-Za-z]+"' Package.swift | sed -E 's/.*"(.*)"/\1/' | sort)"

@@ -72,6 +72,10 @@ elif swift build --package-path Examples/OpenAPICaching --scratch-path "$openapi
 else
     echo "example OpenAPICaching: the build FAILED"; tail -n 40 "$openapi_scratch/build.log"; failures=$((failures + 1))
 fi
+expect VaporCaching 'GET /forecast #1 (req.client): 200 "sunny" upstream Cache-Status: CacheChain; fwd=uri-miss; fwd-status=200; stored' \
+    'GET /forecast #2 (req.client): 200 "sunny" upstream Cache-Status: CacheChain; hit; ttl=' \
+    'GET /forecast #3, stale (req.client): 200 "sunny" upstream Cache-Status: CacheChain; fwd=stale; fwd-status=304' \
+    'app.client GET: 200 Cache-Status: CacheChain; hit; ttl=' 'origin saw 2 request(s)'
 expect AsyncHTTPClientCaching '1st GET: MISS 200' '2nd GET: HIT 200' 'reloadRevalidatingCacheData: REVALIDATED 200' 'origin saw 2 request(s)'
 
 # The README's main command (scripts/demo.sh): `cachechain demo` walks through every status in order.
