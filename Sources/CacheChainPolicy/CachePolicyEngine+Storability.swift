@@ -27,7 +27,7 @@ extension CachePolicyEngine {
             return .notStorable([CacheReason(.status, "\(status) is an interim response")])
         }
         if status == 206 {
-            return .notStorable([CacheReason(.status, "206 Partial Content is not stored (ranges are not cached)")])
+            return .notStorable([CacheReason(.status, "206 Partial Content is not stored as a response (the range step keeps parts)")])
         }
         if status == 304 {
             return .notStorable([CacheReason(.status, "304 freshens a stored response; it is not stored itself")])
