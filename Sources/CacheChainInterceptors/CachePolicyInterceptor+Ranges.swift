@@ -12,9 +12,11 @@ import HTTPTypes
 /// `If-Range` is honoured (§13.1.5): a strongly matching entity tag, or a date equal to a strong `Last-Modified`,
 /// gives the range; any other validator gives the whole stored `200`. Everything else goes to the origin as it is,
 /// with no second lookup (trace code `range`): several ranges, another unit, invalid syntax, and no fresh complete
-/// stored `200` — unless the request may not use the network (`only-if-cached`), which gets its `504`. A request
-/// under a cache policy other than `useProtocolCachePolicy` goes on under its own policy. A `206` from the origin is
-/// never stored; a `200` the origin sends instead is stored as usual, and later ranges of it come from the cache.
+/// stored `200` nor stored part — unless the request may not use the network (`only-if-cached`), which gets its
+/// `504`. A request under a cache policy other than `useProtocolCachePolicy` goes on under its own policy. Without a
+/// fresh complete `200`, the key's stored part answers, is continued or is replaced (`servePartial`, in
+/// `CachePolicyInterceptor+PartialContent.swift`); a `200` the origin sends is stored as usual, and later ranges
+/// of it come from the cache.
 /// ```swift
 /// let client = HTTPCacheClient(transport: CurlTransport())
 /// _ = try await client.data(for: try HTTPRequest(url: "https://example.com/video.mp4"))  // stored whole

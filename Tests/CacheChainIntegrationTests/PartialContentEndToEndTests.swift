@@ -192,3 +192,19 @@ struct PartialContentEndToEndTests {
         }
     }
 }
+
+extension PartialContentEndToEndTests {
+    @Test("an unsafe request to the URI removes its stored part with its stored 200 (RFC 9111 §4.4)", arguments: Self.modes)
+    func unsafeInvalidatesPart(_ mode: CacheMode) async throws {
+        try await withClient(mode) { client, origin in
+            origin.route("/r", rangeRoute())
+            _ = try await get(client, origin, "/r", [(.range, "bytes=0-39")])
+            var post = try HTTPRequest(url: origin.url("/r"))
+            post.method = .post
+            _ = try await client.data(for: post)
+            let after = try await get(client, origin, "/r", [(.range, "bytes=0-9")])
+            #expect(after.cacheStatus == .miss, "\(after.trace)")
+            #expect(ranges(origin) == ["bytes=0-39", "-", "bytes=0-9"])
+        }
+    }
+}
