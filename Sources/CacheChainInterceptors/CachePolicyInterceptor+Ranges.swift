@@ -1,5 +1,6 @@
 import CacheChainCore
 import CacheChainPolicy
+import Foundation
 import HTTPTypes
 
 /// Ranges from the cache (``CachePolicyInterceptor/isRangeServingEnabled``): a step of the plan for a single-range
@@ -11,9 +12,11 @@ import HTTPTypes
 /// `If-Range` is honoured (§13.1.5): a strongly matching entity tag, or a date equal to a strong `Last-Modified`,
 /// gives the range; any other validator gives the whole stored `200`. Everything else goes to the origin as it is,
 /// with no second lookup (trace code `range`): several ranges, another unit, invalid syntax, and no fresh complete
-/// stored `200` — unless the request may not use the network (`only-if-cached`), which gets its `504`. A request
-/// under a cache policy other than `useProtocolCachePolicy` goes on under its own policy. A `206` from the origin is
-/// never stored; a `200` the origin sends instead is stored as usual, and later ranges of it come from the cache.
+/// stored `200` nor stored part — unless the request may not use the network (`only-if-cached`), which gets its
+/// `504`. A request under a cache policy other than `useProtocolCachePolicy` goes on under its own policy. Without a
+/// fresh complete `200`, the key's stored part answers, is continued or is replaced (`servePartial`, in
+/// `CachePolicyInterceptor+PartialContent.swift`); a `200` the origin sends is stored as usual, and later ranges
+/// of it come from the cache.
 /// ```swift
 /// let client = HTTPCacheClient(transport: CurlTransport())
 /// _ = try await client.data(for: try HTTPRequest(url: "https://example.com/video.mp4"))  // stored whole
@@ -38,9 +41,11 @@ extension CachePolicyInterceptor {
         let control = probe.request.head.headerFields[.cacheControl]
         probe.request.head.headerFields[.cacheControl] = CacheControlList.appending("only-if-cached", to: control)
         let key = inputs.key(context, for: probe.request.head)
-        guard var stored = await storedFreshResponse(for: probe, key: key, context: context) else {
-            return try await forwardRange(inputs, key: key, context: context, next: next, because: "no fresh stored response")
+        guard let (entry, reasons, age) = await freshEntry(for: probe, key: key, context: context) else {
+            return try await servePartial(range, inputs: inputs, probe: probe, key: key, context: context, next: next)
         }
+        context.events.emit(CacheEvent(.hit, key: key, reasons: codes(probe.trace + reasons)))
+        var stored = serve(entry, status: .hit, inputs: probe, context: context, trace: probe.trace + reasons, age: age)
         if stored.head.status.code == 304 { return stored }  // the application's own validators matched (§13.2.2)
         let length = stored.body.count
         guard stored.head.status.code == 200,
@@ -75,9 +80,12 @@ extension CachePolicyInterceptor {
         return stored
     }
 
-    /// The request without its range and with `only-if-cached` (`probe`), as the usual lookup and decision answer it;
-    /// `nil` unless a fresh stored response answers it.
-    private func storedFreshResponse(for probe: PlanInputs, key: CacheKey, context: InterceptorContext) async -> PipelineResponse? {
+    /// The entry that answers the request without its range and with `only-if-cached` (`probe`) under `key`, as the
+    /// usual lookup and decision find it, with the decision's reasons and the entry's age; `nil` unless a fresh
+    /// stored response answers it.
+    func freshEntry(
+        for probe: PlanInputs, key: CacheKey, context: InterceptorContext
+    ) async -> (entry: CacheEntry, reasons: [CacheReason], age: TimeInterval)? {
         let head = probe.request.head
         var engine = context.policyEngine
         guard engine.hostMismatch(of: head) == nil else { return nil }
@@ -85,14 +93,13 @@ extension CachePolicyInterceptor {
         engine.varyDigestKey = context.storage.varyDigestKey(for: key)
         let decision = engine.decide(request: head, policy: .useProtocolCachePolicy, stored: entries.map(\.exchange), now: context.now)
         guard case .useStored(let index, let report, _) = decision, report.isFresh else { return nil }
-        context.events.emit(CacheEvent(.hit, key: key, reasons: codes(decision.reasons)))
-        return serve(entries[index], status: .hit, inputs: probe, context: context, trace: probe.trace + decision.reasons, age: report.currentAge)
+        return (entries[index], decision.reasons, report.currentAge)
     }
 
     /// Sends the range request to the origin with no further lookup (no stored response answers it whole), the
     /// reason first in the trace; the answer is stored by the usual rules. A request that may not use the network
     /// gets its `504` instead.
-    private func forwardRange(
+    func forwardRange(
         _ inputs: PlanInputs, key: CacheKey, context: InterceptorContext, next: Next, because reason: String
     ) async throws -> PipelineResponse {
         var inputs = inputs

@@ -28,7 +28,9 @@ import Logging
 /// The features below are inputs of that one decision, paid for only by the requests that need them:
 /// - **Coalescing** (``isRequestCoalescingEnabled``): concurrent requests that one response can answer, and whose
 ///   lookup said fetch or validate, share one trip inward; a hit never reaches the coalescer.
-/// - **Ranges** (``isRangeServingEnabled``): a single-range `GET` is answered from a stored complete, fresh `200`.
+/// - **Ranges** (``isRangeServingEnabled``): a single-range `GET` is answered from a stored complete, fresh `200`,
+///   else from the key's stored `206` part (looked up only by range requests), which a `206` with the same strong
+///   validator extends.
 /// - **Policy overrides** (``policyOverrides``, or one request's own rule under `PolicyOverrideRule.RequestKey`).
 /// - **Body keys** (``bodyKeyedCaching``): `POST` and `QUERY` requests cached by a digest of their body.
 /// - **`QUERY`** (RFC 10008): always cached by its content, normalised for its media type (JSON whitespace and

@@ -3,8 +3,8 @@ import CacheChainPolicy
 import HTTPTypes
 
 extension InterceptorContext {
-    /// RFC 9111 §4.4: after an unsafe request's non-error answer, removes the `GET` entries (and every `QUERY`
-    /// entry, whatever its content) of its target URI and
+    /// RFC 9111 §4.4: after an unsafe request's non-error answer, removes the `GET` entries (with the stored `206`
+    /// part, and every `QUERY` entry, whatever its content) of its target URI and
     /// of the answer's same-origin `Location` and `Content-Location` (the policy engine's invalidation targets),
     /// each under the context's key strategy. Each removal is a trace reason and an event; a storage failure is
     /// reported the same way and does not stop the others.
@@ -20,6 +20,7 @@ extension InterceptorContext {
             let key = cacheKeyStrategy.key(for: HTTPRequest(method: .get, scheme: target.scheme, authority: target.authority, path: target.path))
             do {
                 try await storage.remove(key)
+                try await storage.remove(CachePolicyInterceptor.partialKey(key))  // its stored 206 part, if any
                 // The URI's `QUERY` entries too: one key per content, all of them (RFC 10008 §2.7, RFC 9111 §4.4).
                 var queries = key
                 queries.method = BodyKeyedCachingRule.query.rawValue

@@ -103,6 +103,10 @@ public struct LoopbackRoute: Sendable {
     public var bodyPauseOffset: Int = 0
     /// The gate a generated body waits for after ``bodyPauseOffset`` bytes; `nil` never pauses.
     public var bodyPauseGate: LoopbackGate?
+    /// Whether a `GET` with one `Range` of the `bytes` unit gets a `206 Partial Content` of a ``Body/bytes(_:)``
+    /// body with its `Content-Range` (or `416` past the end), honouring `If-Range` against ``etag`` and
+    /// ``lastModified`` (RFC 9110 §13.1.5, §14); off by default (the whole `200`, as a server may answer).
+    public var servesRanges = false
 
     /// Creates a route.
     /// - Parameters:

@@ -35,8 +35,8 @@ final class LoopbackRouter: Sendable {
             return state.routes[request.path] ?? state.routes[String(request.pathWithoutQuery)]
         }
         switch entry {
-        case .fixed(let route): return route
-        case .dynamic(let handler): return handler(request)
+        case .fixed(let route): return route.answeringRange(of: request)
+        case .dynamic(let handler): return handler(request).answeringRange(of: request)
         case nil:
             return LoopbackRoute(status: 404, headers: [("Content-Type", "text/plain")], body: "no route for \(request.path)")
         }

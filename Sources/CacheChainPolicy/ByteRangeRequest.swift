@@ -76,16 +76,27 @@ package enum ByteRangeRequest: Sendable, Hashable {
     ///   - stored: The stored response's fields.
     /// - Returns: `true` to answer with the range, `false` to answer with the whole response.
     package static func ifRangeAllowsRange(_ value: String, stored: HTTPFields) -> Bool {
+        ifRangeAllowsRange(value, eTag: stored[.eTag], lastModified: stored[.lastModified], date: stored[.date])
+    }
+
+    /// ``ifRangeAllowsRange(_:stored:)`` given the stored response's `ETag`, `Last-Modified` and `Date` values.
+    /// - Parameters:
+    ///   - value: The `If-Range` field value.
+    ///   - eTag: The stored `ETag`, if any.
+    ///   - lastModified: The stored `Last-Modified`, if any.
+    ///   - date: The stored `Date`, if any.
+    /// - Returns: `true` to answer with the range, `false` to answer with the whole response.
+    package static func ifRangeAllowsRange(_ value: String, eTag: String?, lastModified: String?, date: String?) -> Bool {
         let validator = value.trimmingOWS()
         if validator.hasPrefix("\"") || validator.hasPrefix("W/") {
-            guard let tag = EntityTag(parsing: validator), let storedText = stored[.eTag],
+            guard let tag = EntityTag(parsing: validator), let storedText = eTag,
                 let storedTag = EntityTag(parsing: storedText)
             else { return false }
             return tag.strongMatches(storedTag)
         }
-        guard let date = HTTPDate.parse(validator), let modifiedText = stored[.lastModified],
-            let modified = HTTPDate.parse(modifiedText), date == modified,
-            let responseDate = stored[.date].flatMap(HTTPDate.parse)
+        guard let asked = HTTPDate.parse(validator), let modifiedText = lastModified,
+            let modified = HTTPDate.parse(modifiedText), asked == modified,
+            let responseDate = date.flatMap(HTTPDate.parse)
         else { return false }
         return responseDate.timeIntervalSince(modified) >= 1
     }

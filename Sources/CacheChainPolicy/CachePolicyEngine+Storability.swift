@@ -3,7 +3,8 @@ public import HTTPTypes
 extension CachePolicyEngine {
     /// Whether a response to a `GET` may be stored (RFC 9111 §3).
     ///
-    /// Not storable: other methods; interim (1xx), `206 Partial Content` (ranges are not cached) and
+    /// Not storable: other methods; interim (1xx), `206 Partial Content` (not as a response: the cache's range
+    /// step keeps a single-range part with a strong validator under a key of its own) and
     /// `304`; `no-store` in the request or the response (unless `must-understand` with a status code this
     /// cache implements, §5.2.2.3); `must-understand` with a status code it does not implement (§3);
     /// `private` in a shared cache; a request with `Authorization` in a shared
@@ -27,7 +28,7 @@ extension CachePolicyEngine {
             return .notStorable([CacheReason(.status, "\(status) is an interim response")])
         }
         if status == 206 {
-            return .notStorable([CacheReason(.status, "206 Partial Content is not stored (ranges are not cached)")])
+            return .notStorable([CacheReason(.status, "206 Partial Content is not stored as a response (the range step keeps parts)")])
         }
         if status == 304 {
             return .notStorable([CacheReason(.status, "304 freshens a stored response; it is not stored itself")])
