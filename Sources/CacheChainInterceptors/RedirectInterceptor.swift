@@ -1,6 +1,7 @@
 public import CacheChainCore
 import CacheChainPolicy
 import HTTPTypes
+import Tracing
 
 /// Follows redirects above the cache, so that the cache sees — and may store — every hop.
 ///
@@ -102,9 +103,35 @@ public struct RedirectInterceptor: ChainBoundInterceptor {
         var inner = context
         inner.values[HopsKey.self] = hops
         let hop = CacheReason(.redirected, "\(status) → \(target.scheme)://\(target.authority)\(nextRequest.head.path ?? target.path)")
-        response = try await outermost(nextRequest, inner)
+        if let tracer = context.tracer {
+            response = try await Self.inHopSpan(nextRequest, resendCount: hops.count, context: inner, tracer: tracer, outermost)
+        } else {
+            response = try await outermost(nextRequest, inner)
+        }
         response.trace.insert(hop, at: 0)
         return response
+    }
+
+    /// Sends a followed hop inside a client span of its own, a child of the span whose response redirected, as the OpenTelemetry
+    /// HTTP conventions ask for each resend (`http.request.resend_count`: 1 for the first redirect): the transport
+    /// sends this span's trace context, and its status is the hop's.
+    private static func inHopSpan(
+        _ request: PipelineRequest,
+        resendCount: Int,
+        context: InterceptorContext,
+        tracer: any Tracer,
+        _ outermost: Next
+    ) async throws -> PipelineResponse {
+        try await tracer.withSpan(HTTPClientSpan.name(of: request.head), ofKind: .client) { span in
+            HTTPClientSpan.setRequestAttributes(of: request.head, on: span)
+            span.updateAttributes { $0["http.request.resend_count"] = resendCount }
+            var context = context
+            context.span = span
+            let response = try await outermost(request, context)
+            span.updateAttributes { $0["http.response.status_code"] = response.head.status.code }
+            if response.head.status.code >= 400 { span.setStatus(SpanStatus(code: .error)) }
+            return response
+        }
     }
 
     private static func url(of request: HTTPRequest) -> String {

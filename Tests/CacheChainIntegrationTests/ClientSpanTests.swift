@@ -85,6 +85,27 @@ struct ClientSpanTests {
         }
     }
 
+    @Test("a followed redirect is a client span of its own, with http.request.resend_count, and sends its own trace context")
+    func redirectHops() async throws {
+        let tracer = RecordingTracer()
+        try await withTracer(tracer) {
+            try await withNetwork { net in
+                net.origin.route("/moved", LoopbackRoute(status: 302, headers: [("Location", "/target")], body: "moved"))
+                net.origin.route("/target", LoopbackRoute(headers: [("Cache-Control", "max-age=60")], body: "here"))
+                #expect(try await net.get("/moved").body.string == "here")
+
+                let request = try #require(tracer.allSpans.first { $0.text("url.full") == net.origin.url("/moved") })
+                let hop = try #require(tracer.allSpans.first { $0.text("url.full") == net.origin.url("/target") })
+                #expect(hop.kind == .client && hop.name == "GET")
+                #expect(hop.text("http.request.resend_count") == "1")
+                #expect(hop.text("http.response.status_code") == "200")
+                #expect(hop.ids.parentSpanID == request.ids.spanID && hop.ids.traceID == request.ids.traceID)
+                let sent = try #require(net.origin.receivedRequests.last { $0.path == "/target" }?.header("traceparent"))
+                #expect(sent.contains(hop.ids.spanID), "the hop went out with the request span's context: \(sent)")
+            }
+        }
+    }
+
     @Test("without a tracer: no span and no trace context sent")
     func noTracer() async throws {
         try await withNetwork { net in
